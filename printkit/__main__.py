@@ -1,0 +1,5 @@
+"""Run printkit as ``python -m printkit``."""
+
+from printkit.cli import main
+
+main()

@@ -1,0 +1,144 @@
+"""Backend-neutral drawing primitives, in points, origin top-left, y down.
+
+Layout code builds a :class:`Document` of these; the PDF and SVG backends
+draw them and know nothing of maps or games. Things drawn on every page of a
+pack (the map, the empty score sections) go in a named :class:`Form` once and
+each page places it with :class:`UseForm`; icons are :class:`Symbol` paths in
+a unit box placed with :class:`Icon`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+Anchor = Literal["start", "middle", "end"]
+FontWeight = Literal["regular", "bold"]
+
+# Path commands, absolute coordinates only: ("M", x, y), ("L", x, y),
+# ("C", x1, y1, x2, y2, x, y), ("Z",)
+PathCommand = tuple[Union[str, float], ...]
+
+
+@dataclass(frozen=True)
+class Style:
+    """Stroke and fill. Colours are ``#rrggbb`` strings; ``None`` means none."""
+
+    stroke: str | None = "#000000"
+    fill: str | None = None
+    width: float = 1.0
+    dash: tuple[float, ...] = ()
+    opacity: float = 1.0
+
+
+@dataclass(frozen=True)
+class Line:
+    """A straight line from (x1, y1) to (x2, y2)."""
+
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    style: Style = Style()
+
+
+@dataclass(frozen=True)
+class Rect:
+    """An axis-aligned rectangle with top-left corner (x, y)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+    style: Style = Style()
+    radius: float = 0.0
+
+
+@dataclass(frozen=True)
+class Circle:
+    """A circle centred on (cx, cy)."""
+
+    cx: float
+    cy: float
+    r: float
+    style: Style = Style()
+
+
+@dataclass(frozen=True)
+class Path:
+    """A path of absolute M/L/C/Z commands; ``even_odd`` keeps holes (lakes) open."""
+
+    commands: tuple[PathCommand, ...]
+    style: Style = Style()
+    even_odd: bool = False
+
+
+@dataclass(frozen=True)
+class Text:
+    """One line of text; (x, y) is the baseline point at ``anchor``."""
+
+    x: float
+    y: float
+    text: str
+    size: float
+    weight: FontWeight = "regular"
+    anchor: Anchor = "start"
+    fill: str = "#000000"
+
+
+@dataclass(frozen=True)
+class Symbol:
+    """An icon drawn in a 0..1 unit box (y down) from paths."""
+
+    name: str
+    paths: tuple[Path, ...]
+
+
+@dataclass(frozen=True)
+class Icon:
+    """Place symbol ``name`` with its unit box scaled to ``size`` at top-left (x, y)."""
+
+    name: str
+    x: float
+    y: float
+    size: float
+    fill: str = "#000000"
+
+
+@dataclass(frozen=True)
+class UseForm:
+    """Place the document's form ``name`` at the page origin."""
+
+    name: str
+
+
+Item = Union[Line, Rect, Circle, Path, Text, Icon, UseForm]
+
+
+@dataclass(frozen=True)
+class Form:
+    """Items drawn once per document and reused on many pages."""
+
+    name: str
+    items: tuple[Item, ...]
+
+
+@dataclass(frozen=True)
+class Page:
+    """One page: its items in paint order."""
+
+    items: tuple[Item, ...]
+    label: str = ""
+
+
+@dataclass(frozen=True)
+class Document:
+    """Pages of one size (points), the forms and symbols they use, and metadata."""
+
+    width: float
+    height: float
+    pages: tuple[Page, ...]
+    forms: tuple[Form, ...] = ()
+    symbols: tuple[Symbol, ...] = ()
+    title: str = ""
+    meta: dict[str, str] = field(default_factory=dict)

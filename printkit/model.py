@@ -1,0 +1,207 @@
+"""Typed, immutable model of a game map. Imports nothing else of printkit.
+
+A map is regions, cities and routes, plus the scoring sections printed beside
+it. Every section of marks is a :class:`Track`: one row per kind (a souvenir,
+a sight, an animal), one column per level (1st mark, 2nd mark, ...).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Literal
+
+RegionScoringMode = Literal["table", "per_region", "majority"]
+Mode = Literal["multiplayer", "solo", "party"]
+
+
+@dataclass(frozen=True)
+class Kind:
+    """One kind of mark: a souvenir, sight or animal type, drawn with an icon."""
+
+    id: str
+    name: str
+    icon: str
+
+
+@dataclass(frozen=True)
+class Majority:
+    """Bonus per kind for the player with strictly most marks, or each tied player."""
+
+    most: int
+    tied: int
+
+
+@dataclass(frozen=True)
+class Track:
+    """A scoring section of rows (kinds) by columns (levels).
+
+    ``row_points[m]`` is what a row with ``m`` marks scores (length ``boxes + 1``);
+    ``column_points`` is paid per completed column; ``majority`` and
+    ``first_bonus`` are the South America animal bonuses.
+    """
+
+    id: str
+    name: str
+    kinds: tuple[Kind, ...]
+    boxes: int
+    row_points: tuple[int, ...]
+    column_points: int = 0
+    majority: Majority | None = None
+    first_bonus: int = 0
+
+    def kind(self, kind_id: str) -> Kind:
+        """The kind with this id (KeyError if absent)."""
+        for k in self.kinds:
+            if k.id == kind_id:
+                return k
+        raise KeyError(kind_id)
+
+    @property
+    def kind_ids(self) -> tuple[str, ...]:
+        """Ids of this track's kinds, in sheet order."""
+        return tuple(k.id for k in self.kinds)
+
+
+@dataclass(frozen=True)
+class Region:
+    """A region: its cities' souvenirs and (Europe) its majority reward."""
+
+    id: str
+    name: str
+    souvenirs: tuple[str, ...]
+    reward: int | None = None
+
+
+@dataclass(frozen=True)
+class City:
+    """A city on the map; iconic cities belong to no region and show no sights."""
+
+    id: str
+    name: str
+    lat: float
+    lon: float
+    region: str | None
+    sights: tuple[str, ...]
+    iconic: bool = False
+
+    @property
+    def can_start(self) -> bool:
+        """Whether a player may star this city as their start."""
+        return not self.iconic
+
+
+@dataclass(frozen=True)
+class Route:
+    """An undirected route between two city ids (stored with a <= b)."""
+
+    a: str
+    b: str
+
+    def other(self, city_id: str) -> str:
+        """The city at the other end of this route."""
+        return self.b if city_id == self.a else self.a
+
+
+@dataclass(frozen=True)
+class RegionScoring:
+    """How visited regions score.
+
+    ``table``: ``table[n]`` for n completed regions (World, South America);
+    ``per_region``: ``points`` per completed region (US);
+    ``majority``: each region's reward to the player with most cities visited,
+    ``tied`` each to players tied for most (Europe). In solo/party mode a
+    majority region pays its reward when all its cities were visited.
+    """
+
+    mode: RegionScoringMode
+    table: tuple[int, ...] = ()
+    points: int = 0
+    tied: int = 0
+
+
+@dataclass(frozen=True)
+class Rating:
+    """A solo/party rating title for totals of at least ``min_points``."""
+
+    min_points: int
+    title: str
+
+
+@dataclass(frozen=True)
+class SoloRules:
+    """Solo/party mode: number of turns and the rating chart (best first)."""
+
+    turns: int
+    ratings: tuple[Rating, ...]
+
+    def rating(self, total: int) -> str:
+        """The rating title for a solo/party total."""
+        for r in self.ratings:
+            if total >= r.min_points:
+                return r.title
+        return self.ratings[-1].title
+
+
+@dataclass(frozen=True)
+class Projection:
+    """How the map sheet projects latitude/longitude (parameters in degrees)."""
+
+    name: Literal["natural-earth", "albers", "laea"]
+    center_lon: float = 0.0
+    center_lat: float = 0.0
+    parallels: tuple[float, float] = (0.0, 0.0)
+    bounds: tuple[float, float, float, float] = (-180.0, -60.0, 180.0, 85.0)
+    outline: str = "world"
+
+
+@dataclass(frozen=True)
+class GameMap:
+    """A whole Around the World map: board, sections and end condition."""
+
+    id: str
+    name: str
+    collect: Track
+    explore: tuple[Track, ...]
+    regions: tuple[Region, ...]
+    cities: tuple[City, ...]
+    routes: tuple[Route, ...]
+    region_scoring: RegionScoring
+    end_cities_per_region: int
+    speed_bonus: int
+    solo: SoloRules
+    projection: Projection
+    iconic_table: tuple[int, ...] = ()
+    source: str = ""
+    _city_index: dict[str, City] = field(default_factory=dict, compare=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._city_index.update({c.id: c for c in self.cities})
+
+    def city(self, city_id: str) -> City:
+        """The city with this id (KeyError if absent)."""
+        return self._city_index[city_id]
+
+    def region(self, region_id: str) -> Region:
+        """The region with this id (KeyError if absent)."""
+        for r in self.regions:
+            if r.id == region_id:
+                return r
+        raise KeyError(region_id)
+
+    def region_cities(self, region_id: str) -> tuple[City, ...]:
+        """Cities of a region, in file order."""
+        return tuple(c for c in self.cities if c.region == region_id)
+
+    @property
+    def iconic_cities(self) -> tuple[City, ...]:
+        """Cities that belong to no region (US shields)."""
+        return tuple(c for c in self.cities if c.iconic)
+
+    @property
+    def tracks(self) -> tuple[Track, ...]:
+        """All mark sections: Collect first, then the Explore tracks."""
+        return (self.collect, *self.explore)
+
+    def neighbours(self, city_id: str) -> tuple[str, ...]:
+        """Cities one route away, in route order."""
+        return tuple(r.other(city_id) for r in self.routes if city_id in (r.a, r.b))
