@@ -8,7 +8,7 @@ a sight, an animal), one column per level (1st mark, 2nd mark, ...).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Literal
+from typing import Any, Literal
 
 RegionScoringMode = Literal["table", "per_region", "majority"]
 Mode = Literal["multiplayer", "solo", "party"]
@@ -37,7 +37,8 @@ class Track:
 
     ``row_points[m]`` is what a row with ``m`` marks scores (length ``boxes + 1``);
     ``column_points`` is paid per completed column; ``majority`` and
-    ``first_bonus`` are the South America animal bonuses.
+    ``first_bonus`` are the South America animal bonuses. ``cities_per_kind``
+    (if set) is how many cities print each kind (South America animals: 5/3/1).
     """
 
     id: str
@@ -48,6 +49,7 @@ class Track:
     column_points: int = 0
     majority: Majority | None = None
     first_bonus: int = 0
+    cities_per_kind: int | None = None
 
     def kind(self, kind_id: str) -> Kind:
         """The kind with this id (KeyError if absent)."""
@@ -205,3 +207,96 @@ class GameMap:
     def neighbours(self, city_id: str) -> tuple[str, ...]:
         """Cities one route away, in route order."""
         return tuple(r.other(city_id) for r in self.routes if city_id in (r.a, r.b))
+
+    def kind(self, kind_id: str) -> Kind:
+        """The souvenir, sight or animal kind with this id (KeyError if absent)."""
+        for track in self.tracks:
+            for k in track.kinds:
+                if k.id == kind_id:
+                    return k
+        raise KeyError(kind_id)
+
+    def track_of(self, kind_id: str) -> Track:
+        """The track (Collect or an Explore track) whose row is this kind."""
+        for track in self.tracks:
+            if kind_id in track.kind_ids:
+                return track
+        raise KeyError(kind_id)
+
+    def find_city(self, text: str) -> City | None:
+        """The city whose id or name matches ``text`` (case-insensitive), if any."""
+        if text in self._city_index:
+            return self._city_index[text]
+        wanted = text.strip().casefold()
+        for c in self.cities:
+            if wanted in (c.id, c.name.casefold()):
+                return c
+        return None
+
+    def to_json(self) -> dict[str, Any]:
+        """The whole map as plain JSON data with stable keys (``maps show --json``)."""
+        return {
+            "id": self.id,
+            "name": self.name,
+            "regions": [
+                {
+                    "id": r.id,
+                    "name": r.name,
+                    "cities": [c.id for c in self.region_cities(r.id)],
+                    "souvenirs": list(r.souvenirs),
+                    "reward": r.reward,
+                }
+                for r in self.regions
+            ],
+            "cities": [
+                {
+                    "id": c.id,
+                    "name": c.name,
+                    "lat": c.lat,
+                    "lon": c.lon,
+                    "region": c.region,
+                    "sights": list(c.sights),
+                    "iconic": c.iconic,
+                }
+                for c in self.cities
+            ],
+            "iconic_cities": [c.id for c in self.iconic_cities],
+            "routes": [[r.a, r.b] for r in self.routes],
+            "collect": _track_json(self.collect),
+            "explore": [_track_json(t) for t in self.explore],
+            "region_scoring": {
+                "mode": self.region_scoring.mode,
+                "table": list(self.region_scoring.table),
+                "points": self.region_scoring.points,
+                "tied": self.region_scoring.tied,
+            },
+            "iconic_table": list(self.iconic_table),
+            "end": {"cities_per_region": self.end_cities_per_region},
+            "speed_bonus": self.speed_bonus,
+            "solo": {
+                "turns": self.solo.turns,
+                "ratings": [{"min_points": r.min_points, "title": r.title} for r in self.solo.ratings],
+            },
+            "projection": {
+                "name": self.projection.name,
+                "center_lon": self.projection.center_lon,
+                "center_lat": self.projection.center_lat,
+                "parallels": list(self.projection.parallels),
+                "bounds": list(self.projection.bounds),
+                "outline": self.projection.outline,
+            },
+        }
+
+
+def _track_json(t: Track) -> dict[str, Any]:
+    return {
+        "id": t.id,
+        "name": t.name,
+        "kinds": [{"id": k.id, "name": k.name, "icon": k.icon} for k in t.kinds],
+        "boxes": t.boxes,
+        "row_points": list(t.row_points),
+        "column_points": t.column_points,
+        "majority": None if t.majority is None else {"most": t.majority.most, "tied": t.majority.tied},
+        "first_bonus": t.first_bonus,
+        "cities_per_kind": t.cities_per_kind,
+    }

@@ -1,0 +1,124 @@
+"""Backends: turn a layout :class:`Document` into PDF, SVG or PNG bytes.
+
+A PDF holds every page; SVG and PNG give one file per page. Heavy libraries
+are imported only by the backend that is used.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from collections.abc import Callable
+from typing import BinaryIO, Literal
+
+from printkit.errors import PrintkitError
+from printkit.files import atomic_write
+from printkit.layout.primitives import Document
+
+Format = Literal["pdf", "svg", "png"]
+FORMATS: tuple[Format, ...] = ("pdf", "svg", "png")
+Progress = Callable[[int], None]
+
+
+class OutputError(PrintkitError):
+    """An output cannot be written (unknown format, many pages to one stream, ...)."""
+
+
+def format_for(path: str | os.PathLike[str] | None, fmt: str | None) -> Format:
+    """The format to write: ``fmt`` if given, else the output file's extension."""
+    if fmt:
+        for known in FORMATS:
+            if known == fmt.lower():
+                return known
+        raise OutputError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+    if path is None or str(path) == "-":
+        return "pdf"
+    suffix = Path(path).suffix.lower().lstrip(".")
+    for known in FORMATS:
+        if known == suffix:
+            return known
+    raise OutputError(
+        f"{path}: cannot tell the format from the extension {('.' + suffix) if suffix else '(none)'}; "
+        f"use .pdf, .svg or .png, or give --format"
+    )
+
+
+def file_count(document: Document, fmt: Format) -> int:
+    """How many files the document makes in ``fmt``: 1 for PDF, one per page otherwise."""
+    return 1 if fmt == "pdf" else len(document.pages)
+
+
+def render_page(document: Document, fmt: Format, index: int) -> bytes:
+    """The bytes of output file ``index`` (the whole PDF when ``fmt`` is pdf)."""
+    if fmt == "pdf":
+        from printkit.backends.pdf import render_pdf
+
+        return render_pdf(document)
+    if fmt == "svg":
+        from printkit.backends.svg import render_svg_page
+
+        return render_svg_page(document, index)
+    from printkit.backends.png import render_png_page
+
+    return render_png_page(document, index)
+
+
+def steps(document: Document, fmt: Format) -> int:
+    """How many progress steps :func:`render` reports for this document."""
+    return 2 * len(document.pages) if fmt == "png" else len(document.pages)
+
+
+def render(document: Document, fmt: Format, progress: Progress | None = None) -> list[bytes]:
+    """Every output file's bytes: one PDF, or one SVG/PNG per page."""
+    if fmt == "pdf":
+        from printkit.backends.pdf import render_pdf
+
+        return [render_pdf(document, progress)]
+    if fmt == "png":
+        from printkit.backends.pdf import render_pdf
+        from printkit.backends.png import render_png_pages
+
+        return render_png_pages(render_pdf(document, progress), progress=progress)
+    from printkit.backends.svg import render_svg_page
+
+    out: list[bytes] = []
+    for i in range(len(document.pages)):
+        out.append(render_svg_page(document, i))
+        if progress is not None:
+            progress(1)
+    return out
+
+
+def numbered_paths(path: str | os.PathLike[str], count: int) -> list[Path]:
+    """``path`` itself for one file, else ``stem-01.ext``, ``stem-02.ext``, ..."""
+    p = Path(path)
+    if count == 1:
+        return [p]
+    digits = max(2, len(str(count)))
+    return [p.with_name(f"{p.stem}-{i:0{digits}d}{p.suffix}") for i in range(1, count + 1)]
+
+
+def write(
+    document: Document, fmt: Format, target: str | os.PathLike[str] | BinaryIO, progress: Progress | None = None
+) -> list[Path]:
+    """Write the document to a binary stream or path(s), atomically; return the paths written.
+
+    A PDF is one file; SVG and PNG write ``stem-01.ext``, ... when there are
+    several pages. ``progress(n)`` reports rendering steps (see :func:`steps`).
+    """
+    if not isinstance(target, (str, os.PathLike)):
+        if file_count(document, fmt) != 1:
+            raise OutputError(
+                f"{fmt.upper()} gives one file per page and this document has "
+                f"{len(document.pages)} pages; write to a file path instead of a stream"
+            )
+        target.write(render(document, fmt, progress)[0])
+        return []
+    blobs = render(document, fmt, progress)
+    paths = numbered_paths(target, len(blobs))
+    for path, blob in zip(paths, blobs):
+        try:
+            atomic_write(path, blob)
+        except OSError as exc:
+            raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
+    return paths

@@ -1,0 +1,206 @@
+"""PDF backend: draws a :class:`Document` with reportlab (the only module importing it).
+
+Pages use our top-left origin; every y is flipped here. Forms become PDF Form
+XObjects drawn once and placed on every page; symbols become small forms
+scaled into place. reportlab's invariant mode makes the bytes reproducible.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Callable, Iterable
+from typing import BinaryIO
+
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+
+from printkit.layout import fonts
+from printkit.layout.primitives import (
+    Circle,
+    Document,
+    FontWeight,
+    Icon,
+    Item,
+    Line,
+    Path,
+    Rect,
+    Style,
+    Symbol,
+    Text,
+    UseForm,
+)
+
+_FONT_NAMES: dict[FontWeight, str] = {"regular": "PrintkitSans", "bold": "PrintkitSans-Bold"}
+_INK = "#000000"  # in a symbol, black means "the icon's colour"
+
+
+def _register_fonts() -> None:
+    """Register the shipped TTFs with reportlab once per process."""
+    registered = set(pdfmetrics.getRegisteredFontNames())
+    for weight, name in _FONT_NAMES.items():
+        if name not in registered:
+            pdfmetrics.registerFont(TTFont(name, str(fonts.font_file(weight))))
+
+
+def _form_id(name: str) -> str:
+    return "F_" + "".join(ch if ch.isalnum() else "_" for ch in name)
+
+
+def _symbol_id(name: str) -> str:
+    return "S_" + "".join(ch if ch.isalnum() else "_" for ch in name)
+
+
+class _Painter:
+    """Draws items on a canvas of page height ``height``, flipping y."""
+
+    def __init__(self, canvas: Canvas, height: float, symbols: dict[str, Symbol]) -> None:
+        self.c = canvas
+        self.h = height
+        self.symbols = symbols
+
+    def y(self, value: float) -> float:
+        return self.h - value
+
+    def _apply(self, style: Style, *, ink: str | None = None) -> tuple[bool, bool]:
+        """Set colours, width and dash; return (stroke?, fill?)."""
+        c = self.c
+        stroke = style.stroke is not None
+        fill = style.fill is not None
+        if stroke:
+            assert style.stroke is not None
+            if not (ink is not None and style.stroke == _INK):
+                c.setStrokeColor(style.stroke)
+            c.setLineWidth(style.width)
+            c.setDash(list(style.dash) if style.dash else [])
+        if fill and not (ink is not None and style.fill == _INK):
+            assert style.fill is not None
+            c.setFillColor(style.fill)
+        if style.opacity != 1.0:
+            c.setFillAlpha(style.opacity)
+            c.setStrokeAlpha(style.opacity)
+        return stroke, fill
+
+    def draw(self, items: Iterable[Item]) -> None:
+        for item in items:
+            self.item(item)
+
+    def item(self, item: Item) -> None:
+        c = self.c
+        if isinstance(item, Text):
+            c.setFillColor(item.fill)
+            c.setFont(_FONT_NAMES[item.weight], item.size)
+            y = self.y(item.y)
+            if item.anchor == "middle":
+                c.drawCentredString(item.x, y, item.text)
+            elif item.anchor == "end":
+                c.drawRightString(item.x, y, item.text)
+            else:
+                c.drawString(item.x, y, item.text)
+        elif isinstance(item, Line):
+            c.saveState()
+            if self._apply(item.style)[0]:
+                c.line(item.x1, self.y(item.y1), item.x2, self.y(item.y2))
+            c.restoreState()
+        elif isinstance(item, Rect):
+            c.saveState()
+            stroke, fill = self._apply(item.style)
+            if item.radius:
+                c.roundRect(item.x, self.y(item.y + item.h), item.w, item.h, item.radius,
+                            stroke=int(stroke), fill=int(fill))
+            else:
+                c.rect(item.x, self.y(item.y + item.h), item.w, item.h, stroke=int(stroke), fill=int(fill))
+            c.restoreState()
+        elif isinstance(item, Circle):
+            c.saveState()
+            stroke, fill = self._apply(item.style)
+            c.circle(item.cx, self.y(item.cy), item.r, stroke=int(stroke), fill=int(fill))
+            c.restoreState()
+        elif isinstance(item, Path):
+            c.saveState()
+            self.path(item, flip=True)
+            c.restoreState()
+        elif isinstance(item, Icon):
+            c.saveState()
+            c.setFillColor(item.fill)
+            c.setStrokeColor(item.fill)
+            c.translate(item.x, self.y(item.y))
+            c.scale(item.size, -item.size)
+            c.doForm(_symbol_id(item.name))
+            c.restoreState()
+        elif isinstance(item, UseForm):
+            c.doForm(_form_id(item.name))
+        else:  # pragma: no cover - the Item union is closed
+            raise TypeError(f"cannot draw {type(item).__name__}")
+
+    def path(self, item: Path, *, flip: bool, ink: str | None = None) -> None:
+        stroke, fill = self._apply(item.style, ink=ink)
+        if not (stroke or fill):
+            return
+        p = self.c.beginPath()
+        fy = self.y if flip else (lambda v: v)
+        for cmd in item.commands:
+            op = cmd[0]
+            nums = [float(v) for v in cmd[1:]]
+            if op == "M":
+                p.moveTo(nums[0], fy(nums[1]))
+            elif op == "L":
+                p.lineTo(nums[0], fy(nums[1]))
+            elif op == "C":
+                p.curveTo(nums[0], fy(nums[1]), nums[2], fy(nums[3]), nums[4], fy(nums[5]))
+            elif op == "Z":
+                p.close()
+            else:
+                raise ValueError(f"unsupported path command {op!r}")
+        self.c.drawPath(p, stroke=int(stroke), fill=int(fill), fillMode=0 if item.even_odd else 1)
+
+    def symbol(self, sym: Symbol) -> None:
+        """Draw a symbol in its unit box (y down; the Icon's transform flips it)."""
+        for path in sym.paths:
+            self.c.saveState()
+            # line widths of symbols are in unit-box units
+            self.path(path, flip=False, ink=_INK)
+            self.c.restoreState()
+
+
+def render_pdf(document: Document, progress: Callable[[int], None] | None = None) -> bytes:
+    """The document as PDF bytes (byte-identical for identical documents).
+
+    ``progress(1)`` is called after each page is drawn.
+    """
+    _register_fonts()
+    buf = io.BytesIO()
+    c = Canvas(
+        buf,
+        pagesize=(document.width, document.height),
+        invariant=1,
+        pageCompression=1,
+        initialFontName=_FONT_NAMES["regular"],
+    )
+    if document.title:
+        c.setTitle(document.title)
+    c.setCreator("printkit")
+    c.setAuthor(document.meta.get("author", ""))
+    c.setSubject(document.meta.get("subject", ""))
+    symbols = {s.name: s for s in document.symbols}
+    painter = _Painter(c, document.height, symbols)
+    for sym in document.symbols:
+        c.beginForm(_symbol_id(sym.name), lowerx=0, lowery=0, upperx=1, uppery=1)
+        painter.symbol(sym)
+        c.endForm()
+    for form in document.forms:
+        c.beginForm(_form_id(form.name), lowerx=0, lowery=0, upperx=document.width, uppery=document.height)
+        painter.draw(form.items)
+        c.endForm()
+    for page in document.pages:
+        painter.draw(page.items)
+        c.showPage()
+        if progress is not None:
+            progress(1)
+    c.save()
+    return buf.getvalue()
+
+
+def write_pdf(document: Document, stream: BinaryIO) -> None:
+    """Write the document as one PDF to a binary stream."""
+    stream.write(render_pdf(document))

@@ -1,0 +1,84 @@
+"""PNG backend: rasterise the PDF with pypdfium2, one PNG per page.
+
+The PNG is encoded here with zlib (no timestamps, no extra chunks besides the
+resolution), so identical documents give identical bytes and no imaging
+library is needed.
+"""
+
+from __future__ import annotations
+
+import struct
+import zlib
+from collections.abc import Callable
+from typing import BinaryIO
+
+from printkit.layout.primitives import Document
+
+DEFAULT_DPI = 150
+
+
+def _chunk(kind: bytes, data: bytes) -> bytes:
+    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+
+def encode_png(rgb: bytes, width: int, height: int, stride: int, dpi: int) -> bytes:
+    """A truecolour PNG from packed RGB rows of ``stride`` bytes."""
+    row = width * 3
+    raw = bytearray()
+    for y in range(height):
+        raw.append(0)  # filter: none
+        raw += rgb[y * stride : y * stride + row]
+    ppm = round(dpi / 0.0254)
+    return b"".join(
+        (
+            b"\x89PNG\r\n\x1a\n",
+            _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
+            _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)),
+            _chunk(b"IDAT", zlib.compress(bytes(raw), 6)),
+            _chunk(b"IEND", b""),
+        )
+    )
+
+
+def render_png_pages(
+    pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None
+) -> list[bytes]:
+    """Every page of a PDF as PNG bytes at ``dpi``; ``progress(1)`` after each page."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(pdf_bytes)
+    try:
+        out: list[bytes] = []
+        for index in range(len(pdf)):
+            page = pdf[index]
+            bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255))
+            buf = bytes(bitmap.buffer)
+            out.append(encode_png(buf, bitmap.width, bitmap.height, bitmap.stride, dpi))
+            bitmap.close()
+            page.close()
+            if progress is not None:
+                progress(1)
+        return out
+    finally:
+        pdf.close()
+
+
+def render_png_page(document: Document, index: int, dpi: int = DEFAULT_DPI) -> bytes:
+    """Page ``index`` of the document as PNG bytes."""
+    from printkit.backends.pdf import render_pdf
+
+    single = Document(
+        width=document.width,
+        height=document.height,
+        pages=(document.pages[index],),
+        forms=document.forms,
+        symbols=document.symbols,
+        title=document.title,
+        meta=document.meta,
+    )
+    return render_png_pages(render_pdf(single), dpi)[0]
+
+
+def write_png(document: Document, index: int, stream: BinaryIO, dpi: int = DEFAULT_DPI) -> None:
+    """Write page ``index`` of the document as PNG to a binary stream."""
+    stream.write(render_png_page(document, index, dpi))

@@ -1,0 +1,170 @@
+"""SVG backend: one SVG per page, drawn with svgwrite (the only module importing it).
+
+Forms go in ``<defs>`` as ``<g id>`` and are placed with ``<use>``; symbols are
+``<symbol viewBox="0 0 1 1">`` placed with sized ``<use>``. Ids are derived
+from names, so the same document gives the same bytes. svgwrite escapes text.
+"""
+
+from __future__ import annotations
+
+import io
+from collections.abc import Iterable, Iterator
+from typing import Any, BinaryIO
+
+import svgwrite
+
+from printkit.layout import fonts
+from printkit.layout.primitives import (
+    Circle,
+    Document,
+    Form,
+    Icon,
+    Item,
+    Line,
+    Path,
+    Rect,
+    Style,
+    Symbol,
+    Text,
+    UseForm,
+)
+
+_INK = "#000000"  # in a symbol, black means "the icon's colour" (inherited from <use>)
+
+
+def _n(value: float) -> str:
+    """A compact, stable number: at most 2 decimals, no trailing zeros."""
+    text = f"{value:.2f}".rstrip("0").rstrip(".")
+    return "0" if text in ("-0", "") else text
+
+
+def _ident(prefix: str, name: str) -> str:
+    return prefix + "".join(ch if ch.isalnum() or ch in "-_" else "_" for ch in name)
+
+
+def path_data(commands: Iterable[tuple[Any, ...]]) -> str:
+    """SVG path data for absolute M/L/C/Z commands."""
+    parts: list[str] = []
+    for cmd in commands:
+        op = str(cmd[0])
+        if op not in ("M", "L", "C", "Z"):
+            raise ValueError(f"unsupported path command {op!r}")
+        parts.append(op + " ".join(_n(float(v)) for v in cmd[1:]))
+    return "".join(parts)
+
+
+def _style_attrs(style: Style, *, ink: bool = False) -> dict[str, str]:
+    attrs: dict[str, str] = {}
+    if style.stroke is None:
+        attrs["stroke"] = "none"
+    else:
+        if not (ink and style.stroke == _INK):
+            attrs["stroke"] = style.stroke
+        attrs["stroke_width"] = _n(style.width) if not ink else f"{style.width:.4g}"
+        if style.dash:
+            attrs["stroke_dasharray"] = " ".join(_n(d) for d in style.dash)
+    if style.fill is None:
+        attrs["fill"] = "none"
+    elif not (ink and style.fill == _INK):
+        attrs["fill"] = style.fill
+    if style.opacity != 1.0:
+        attrs["opacity"] = _n(style.opacity)
+    return attrs
+
+
+class _Builder:
+    """Turns primitives into svgwrite elements of one drawing."""
+
+    def __init__(self, dwg: svgwrite.Drawing) -> None:
+        self.dwg = dwg
+
+    def element(self, item: Item) -> Any:
+        d = self.dwg
+        if isinstance(item, Text):
+            attrs: dict[str, str] = {"font_size": _n(item.size), "fill": item.fill}
+            if item.weight == "bold":
+                attrs["font_weight"] = "bold"
+            if item.anchor != "start":
+                attrs["text_anchor"] = item.anchor
+            return d.text(item.text, insert=(_n(item.x), _n(item.y)), **attrs)
+        if isinstance(item, Line):
+            return d.line((_n(item.x1), _n(item.y1)), (_n(item.x2), _n(item.y2)), **_style_attrs(item.style))
+        if isinstance(item, Rect):
+            extra = {"rx": _n(item.radius)} if item.radius else {}
+            return d.rect((_n(item.x), _n(item.y)), (_n(item.w), _n(item.h)), **extra, **_style_attrs(item.style))
+        if isinstance(item, Circle):
+            return d.circle((_n(item.cx), _n(item.cy)), _n(item.r), **_style_attrs(item.style))
+        if isinstance(item, Path):
+            return self.path(item, ink=False)
+        if isinstance(item, Icon):
+            return d.use(
+                "#" + _ident("icon-", item.name),
+                insert=(_n(item.x), _n(item.y)),
+                size=(_n(item.size), _n(item.size)),
+                fill=item.fill,
+                stroke=item.fill,
+            )
+        if isinstance(item, UseForm):
+            return d.use("#" + _ident("form-", item.name))
+        raise TypeError(f"cannot draw {type(item).__name__}")  # pragma: no cover
+
+    def path(self, item: Path, *, ink: bool) -> Any:
+        attrs = _style_attrs(item.style, ink=ink)
+        if item.even_odd:
+            attrs["fill_rule"] = "evenodd"
+        return self.dwg.path(d=path_data(item.commands), **attrs)
+
+    def symbol(self, sym: Symbol) -> Any:
+        el = self.dwg.symbol(id=_ident("icon-", sym.name), viewBox="0 0 1 1")
+        for p in sym.paths:
+            el.add(self.path(p, ink=True))
+        return el
+
+    def form(self, form: Form) -> Any:
+        group = self.dwg.g(id=_ident("form-", form.name))
+        for item in form.items:
+            group.add(self.element(item))
+        return group
+
+
+def _walk(items: Iterable[Item], forms: dict[str, Form]) -> Iterator[Item]:
+    for item in items:
+        yield item
+        if isinstance(item, UseForm) and item.name in forms:
+            yield from _walk(forms[item.name].items, forms)
+
+
+def render_svg_page(document: Document, index: int) -> bytes:
+    """Page ``index`` of the document as standalone SVG bytes (UTF-8)."""
+    page = document.pages[index]
+    forms = {f.name: f for f in document.forms}
+    used = list(_walk(page.items, forms))
+    form_names = {i.name for i in used if isinstance(i, UseForm)}
+    icon_names = {i.name for i in used if isinstance(i, Icon)}
+    dwg = svgwrite.Drawing(
+        size=(f"{_n(document.width)}pt", f"{_n(document.height)}pt"),
+        viewBox=f"0 0 {_n(document.width)} {_n(document.height)}",
+        profile="full",
+        debug=False,
+    )
+    dwg.attribs["font-family"] = fonts.FAMILY
+    if document.title:
+        dwg.set_desc(title=document.title if not page.label else f"{document.title} - {page.label}")
+    b = _Builder(dwg)
+    for sym in document.symbols:
+        if sym.name in icon_names:
+            dwg.defs.add(b.symbol(sym))
+    for form in document.forms:
+        if form.name in form_names:
+            dwg.defs.add(b.form(form))
+    dwg.add(dwg.rect((0, 0), ("100%", "100%"), fill="#ffffff"))
+    for item in page.items:
+        dwg.add(b.element(item))
+    out = io.StringIO()
+    dwg.write(out, pretty=False)
+    return (out.getvalue() + "\n").encode("utf-8")
+
+
+def write_svg(document: Document, index: int, stream: BinaryIO) -> None:
+    """Write page ``index`` of the document as SVG to a binary stream."""
+    stream.write(render_svg_page(document, index))

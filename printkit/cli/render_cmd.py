@@ -1,0 +1,102 @@
+"""``printkit render``: map sheets, turn trackers and score pads to PDF, SVG or PNG."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from printkit.cli.common import names_option, reported
+
+FORMAT_CHOICES = ("pdf", "svg", "png")
+PAPER_CHOICES = ("a4", "letter")
+MAX_PLAYERS = 500
+
+
+def _slug(subject: str) -> str:
+    """A file-name part for a map id or a map file path."""
+    stem = Path(subject).stem if subject.endswith(".toml") else subject
+    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in stem) or "sheet"
+
+
+def default_output(kind: str, subject: str, paper: str, fmt: str, players: int) -> Path:
+    """``output/<kind>-<subject>-<paper>[-<n>players].<ext>``."""
+    pack = f"-{players}players" if players > 1 else ""
+    return Path("output") / f"{kind}-{_slug(subject)}-{paper}{pack}.{fmt}"
+
+
+@click.command(name="render")
+@click.argument("kind", metavar="KIND")
+@click.argument("subject", metavar="MAP")
+@click.option("--players", type=click.IntRange(1, MAX_PLAYERS), help="Number of blank sheets (one per player).")
+@click.option("--names", help='Comma-separated player names, one sheet each: "Ann,Bo,Cy".')
+@click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES, case_sensitive=False),
+              help="Output format (default: from the -o extension, else pdf).")
+@click.option("--paper", type=click.Choice(PAPER_CHOICES, case_sensitive=False), default="a4", show_default=True,
+              help="Paper size.")
+@click.option("-o", "--output", "output", metavar="PATH",
+              help="Output file; '-' writes to stdout (default: output/<kind>-<map>-<paper>.<ext>).")
+@click.option("--seed", type=int, default=0, show_default=True,
+              help="Seed for anything random (sheets are not random today; kept for reproducible scripts).")
+def render(kind: str, subject: str, players: int | None, names: str | None, fmt: str | None, paper: str,
+           output: str | None, seed: int) -> None:
+    """Render sheet KIND (map, tracker, scorepad) of MAP to PDF, SVG or PNG.
+
+    MAP is a bundled map (world, us, europe, south-america), a map .toml
+    file, or another game (trekking-the-world, globetrotting, wereldsteden)
+    with its own sheet kinds. A pack for several players is one PDF with a
+    page per player, or one SVG/PNG file per page (name-01.svg, ...). Files
+    are replaced atomically; the same inputs give byte-identical files.
+
+    \b
+    Example:
+      printkit render map world --names "Ann,Bo,Cy"
+      printkit render tracker world --paper letter -o tracker.png
+      printkit render scorepad europe --players 8 --format svg
+    """
+    from printkit import backends
+    from printkit.layout import sheets
+
+    player_names = names_option(names)
+    if names is not None and not player_names:
+        raise click.BadParameter("give at least one name, e.g. --names \"Ann,Bo\"", param_hint="--names")
+    if player_names and players is not None and players != len(player_names):
+        raise click.UsageError(f"--players {players} does not match the {len(player_names)} names given; "
+                               "give one of them")
+    if len(player_names) > MAX_PLAYERS:
+        raise click.BadParameter(f"at most {MAX_PLAYERS} names", param_hint="--names")
+    roster = player_names or [""] * (players or 1)
+    try:
+        chosen = backends.format_for(None if output in (None, "-") else output, fmt)
+    except backends.OutputError as exc:
+        raise click.BadParameter(str(exc), param_hint="-o/--output") from None
+    with reported():
+        try:
+            document = sheets.build(kind, subject, roster, paper.lower())
+        except sheets.UnknownSheet as exc:
+            raise click.UsageError(str(exc)) from None
+        count = backends.file_count(document, chosen)
+        if output == "-":
+            if count != 1:
+                raise click.UsageError(
+                    f"{chosen.upper()} gives one file per page and this sheet has {count} pages; "
+                    "use -o PATH (or --format pdf) instead of -o -"
+                )
+            data = backends.render(document, chosen)[0]
+            click.get_binary_stream("stdout").write(data)
+            return
+        target = Path(output) if output else default_output(kind, subject, paper.lower(), chosen, len(roster))
+        if not output:
+            target.parent.mkdir(parents=True, exist_ok=True)
+        elif not target.parent.is_dir():
+            raise click.BadParameter(f"folder {str(target.parent)!r} does not exist", param_hint="-o/--output")
+        total = backends.steps(document, chosen)
+        if sys.stderr.isatty() and total > 1:
+            with click.progressbar(length=total, label="Rendering", file=sys.stderr) as bar:
+                paths = backends.write(document, chosen, target, bar.update)
+        else:
+            paths = backends.write(document, chosen, target)
+    pages = len(document.pages)
+    where = str(paths[0]) if len(paths) == 1 else f"{paths[0]} ... {paths[-1].name}"
+    click.echo(f"Wrote {where} ({pages} page{'s' if pages != 1 else ''}, {chosen.upper()}, {paper.upper()})")

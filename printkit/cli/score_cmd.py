@@ -1,0 +1,222 @@
+"""``printkit score``: score a finished game from a game file, or enter the marks."""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+import click
+
+from printkit.cli.common import reported
+
+if TYPE_CHECKING:
+    from printkit.model import GameMap, Mode
+    from printkit.rules.report import GameScore
+
+
+GAME_TITLES = {
+    "around-the-world": "Around the World in 15 Minutes",
+    "trekking-the-world": "Trekking the World",
+    "globetrotting": "Globetrotting",
+    "wereldsteden": "Wereldsteden",
+}
+
+
+@click.command(name="score")
+@click.argument("gamefile", metavar="GAMEFILE|MAP")
+@click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON (keys documented in the README).")
+@click.option(
+    "--save",
+    type=click.Path(dir_okay=False, writable=True),
+    help="After entering marks, save them as a game file (.toml, or .json).",
+)
+@click.option("--prompt", "force_prompt", is_flag=True, help="Ask for the marks even when input is not a terminal.")
+def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) -> None:
+    """Score a finished game: every section, totals, winner(s) and tie-breaks.
+
+    GAMEFILE is a TOML or JSON game record (any game: its `game` key picks
+    the rules; Around the World by default). Give a MAP instead (world, us,
+    europe, south-america, or a map .toml file) to type in each player's
+    marks; --save keeps them as a game file for later.
+
+    Ties go to the player fewest routes from their final city back to the
+    start; still tied, the win is shared. Solo/party games get a rating.
+
+    \b
+    Example:
+      printkit score chris.toml
+      printkit score game.json --json
+      printkit score world --save tonight.toml
+    """
+    with reported():
+        from printkit.rules import records
+
+        path = Path(gamefile)
+        if path.is_file():
+            doc = records.load_record(path)
+            if "players" in doc or "cities" not in doc:
+                if save:
+                    raise click.UsageError("--save is for marks typed in; this game is already a file")
+                show(records.score_record(doc, str(path), path.parent), as_json)
+                return
+            map_value = str(path.resolve())
+        else:
+            from printkit.loader import bundled_maps
+
+            if gamefile not in bundled_maps():
+                raise click.BadParameter(
+                    f"no game file {gamefile!r}; give a game file (.toml or .json) or a map to type in "
+                    f"the marks ({', '.join(bundled_maps())}, or a map .toml file)",
+                    param_hint="GAMEFILE|MAP",
+                )
+            map_value = gamefile
+        if not (force_prompt or sys.stdin.isatty()):
+            raise click.UsageError(
+                f"{gamefile!r} is a map, not a game file: run this in a terminal to type in the marks "
+                "(or pass --prompt), or give a game file"
+            )
+        from printkit.loader import load_map
+
+        m = load_map(map_value)
+        doc = enter_game(m, map_value)
+        result = records.score_record(doc, "entered marks")
+        result, doc = break_tie(m, doc, result)
+        if save:
+            from printkit.files import atomic_write
+
+            fmt = "json" if save.lower().endswith(".json") else "toml"
+            if map_value not in bundled_maps():
+                doc["map"] = os.path.relpath(map_value, Path(save).resolve().parent)
+            atomic_write(save, records.dump_record(doc, fmt).encode())
+            click.echo(f"Saved the game to {save}", err=True)
+        show(result, as_json)
+
+
+def _ask_int(text: str, top: int, low: int = 0) -> int:
+    value: int = click.prompt(f"{text} ({low}-{top})", type=click.IntRange(low, top))
+    return value
+
+
+def _ask_names(mode: str) -> list[str]:
+    from printkit.rules.atw_record import players_count_problem
+
+    while True:
+        raw = click.prompt("Player names, comma-separated" if mode != "solo" else "Player name")
+        names = [n.strip() for n in str(raw).split(",") if n.strip()]
+        problem = players_count_problem(cast("Mode", mode), len(names))
+        if len(set(names)) != len(names):
+            problem = "each player needs a different name"
+        if problem is None:
+            return names
+        click.echo(f"Error: {problem}", err=True)
+
+
+def enter_game(m: GameMap, map_value: str) -> dict[str, Any]:
+    """Ask for the mode, names and every player's marks; return a game record."""
+    from printkit.rules.atw import PlayerMarks, end_condition_met
+
+    click.echo(f"Scoring a game on the {m.name} map. Each question shows the allowed range.")
+    mode = click.prompt("Mode", type=click.Choice(["multiplayer", "solo", "party"]), default="multiplayer")
+    players: list[dict[str, Any]] = []
+    for name in _ask_names(mode):
+        click.echo(f"\n{name}")
+        p: dict[str, Any] = {"name": name}
+        click.echo(f"  {m.collect.name} (souvenirs)")
+        p["souvenirs"] = {k.id: _ask_int(f"    {k.name}", m.collect.boxes) for k in m.collect.kinds}
+        explore: dict[str, int] = {}
+        for track in m.explore:
+            click.echo(f"  {track.name}")
+            explore.update({k.id: _ask_int(f"    {k.name}", track.boxes) for k in track.kinds})
+        p["sights" if len(m.explore) == 1 else "animals"] = explore
+        click.echo("  Cities visited (the starting city counts)")
+        p["visited"] = {r.id: _ask_int(f"    {r.name}", len(m.region_cities(r.id))) for r in m.regions}
+        if m.iconic_table:
+            p["iconic"] = _ask_int("  Iconic cities visited", len(m.iconic_cities))
+        p["returned"] = click.confirm("  Back at the starting city?", default=False)
+        marks = PlayerMarks(name, visited=p["visited"], returned=p["returned"])
+        if mode != "multiplayer" and end_condition_met(m, marks) and p["returned"]:
+            p["finished_turn"] = _ask_int("  Turn the trip ended on", m.solo.turns, 1)
+        if mode == "multiplayer":
+            firsts = [
+                k.id
+                for t in m.explore
+                if t.first_bonus
+                for k in t.kinds
+                if explore.get(k.id, 0) > 0 and click.confirm(f"  First to mark {k.name}?", default=False)
+            ]
+            if firsts:
+                p["first_rare"] = firsts
+        players.append(p)
+    click.echo("")
+    return {"map": map_value, "mode": mode, "players": players}
+
+
+def break_tie(m: GameMap, doc: dict[str, Any], result: GameScore) -> tuple[GameScore, dict[str, Any]]:
+    """If winners tie and some lack start/final cities, ask for them and score again."""
+    from printkit.rules import records
+
+    if len(result.winners) < 2:
+        return result, doc
+    asked = False
+    city_ids = click.Choice([c.id for c in m.cities])
+    for p in doc["players"]:
+        if p["name"] in result.winners and not p.get("returned"):
+            click.echo(f"Tie: where are {p['name']}'s starting and final cities? (city ids, e.g. {m.cities[0].id})")
+            p["start_city"] = click.prompt("  Starting city", type=city_ids, show_choices=False)
+            p["final_city"] = click.prompt("  Final city", type=city_ids, show_choices=False)
+            asked = True
+    if not asked:
+        return result, doc
+    return records.score_record(doc, "entered marks"), doc
+
+
+def show(result: GameScore, as_json: bool) -> None:
+    """Print a scored game as a table (or JSON)."""
+    if as_json:
+        import json
+
+        click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
+        return
+    for line in format_table(result):
+        click.echo(line)
+
+
+def format_table(result: GameScore) -> list[str]:
+    """Lines of the score table: a column per player, a row per section, then winners."""
+    rows: dict[str, str] = {}
+    for p in result.players:
+        for s in p.sections:
+            rows.setdefault(s.key, s.name)
+    names = [p.name for p in result.players]
+    cells: list[list[str]] = []
+    for key, label in rows.items():
+        points = {p.name: next((str(s.points) for s in p.sections if s.key == key), "-") for p in result.players}
+        cells.append([label, *(points[n] for n in names)])
+    cells.append(["Total", *(str(p.total) for p in result.players)])
+    header = ["", *names]
+    widths = [max(len(r[i]) for r in [header, *cells]) for i in range(len(header))]
+
+    def line(r: list[str]) -> str:
+        return "  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:]))]).rstrip()
+
+    title = GAME_TITLES.get(result.game, result.game)
+    out = [f"{title}: {result.map} map, {result.mode}" if result.map else f"{title}: {result.mode}", ""]
+    out += [line(header), line(["-" * widths[0], *("-" * w for w in widths[1:])])]
+    out += [line(r) for r in cells[:-1]]
+    out += [line(["-" * widths[0], *("-" * w for w in widths[1:])]), line(cells[-1]), ""]
+    if len(result.winners) == 1:
+        out.append(f"Winner: {result.winners[0]}")
+    elif result.winners:
+        out.append(f"Winners (shared): {', '.join(result.winners)}")
+    if result.tiebreak:
+        out.append(f"Tie-break: {result.tiebreak}")
+    for p in result.players:
+        if p.rating:
+            out.append(f"Rating for {p.name}: {p.rating} ({p.total} points)")
+    out.append("")
+    for p in result.players:
+        out.append(f"{p.name}:")
+        out += [f"  {s.name} {s.points}: {s.reason}" for s in p.sections]
+    return out

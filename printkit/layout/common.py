@@ -1,0 +1,492 @@
+"""Shared layout helpers: paper, boxes, measured text, tables, packs, label placement.
+
+Every sheet builder (ours and the other games') uses these so that all sheets
+share one look: a title block, a name line, sections with a bold header, and
+tables of write-in boxes. All sizes are points; origin top-left, y down.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from printkit.errors import PrintkitError
+from printkit.layout import fonts
+from printkit.layout.primitives import (
+    Anchor,
+    Circle,
+    Document,
+    FontWeight,
+    Form,
+    Icon,
+    Item,
+    Line,
+    Page,
+    Path,
+    Rect,
+    Style,
+    Symbol,
+    Text,
+    UseForm,
+)
+
+PAPERS: dict[str, tuple[float, float]] = {"a4": (595.28, 841.89), "letter": (612.0, 792.0)}
+"""Portrait page sizes in points."""
+
+MARGIN = 34.0
+"""Safe margin for home printers (12 mm) on every side."""
+
+INK = "#000000"
+GREY = "#6b6b6b"
+LIGHT = "#e9e9e9"
+PAPER_WHITE = "#ffffff"
+
+THIN = Style(stroke=INK, width=0.6)
+BOX = Style(stroke=INK, fill=PAPER_WHITE, width=0.8)
+RULE = Style(stroke=INK, width=1.0)
+SHADE = Style(stroke=None, fill=LIGHT)
+WRITE_LINE = Style(stroke=INK, width=0.7)
+
+SECTION_SIZE = 10.5  # section header text
+BODY_SIZE = 9.0  # smallest text in sections
+SMALL_SIZE = 7.5  # smallest text anywhere (map labels)
+
+
+class LayoutError(PrintkitError):
+    """A sheet cannot be laid out (unknown paper, text the font cannot print, ...)."""
+
+
+# ---------------------------------------------------------------- paper
+
+
+def page_size(paper: str, landscape: bool = False) -> tuple[float, float]:
+    """Width and height in points of ``paper`` ("a4" or "letter")."""
+    try:
+        w, h = PAPERS[paper.lower()]
+    except KeyError:
+        raise LayoutError(f"unknown paper {paper!r}; expected one of: {', '.join(PAPERS)}") from None
+    return (h, w) if landscape else (w, h)
+
+
+@dataclass(frozen=True)
+class Box:
+    """An axis-aligned box (top-left x, y; width, height)."""
+
+    x: float
+    y: float
+    w: float
+    h: float
+
+    @property
+    def right(self) -> float:
+        """x of the right edge."""
+        return self.x + self.w
+
+    @property
+    def bottom(self) -> float:
+        """y of the bottom edge."""
+        return self.y + self.h
+
+    def intersects(self, other: Box, pad: float = 0.0) -> bool:
+        """Whether the boxes overlap (touching edges do not count); ``pad`` grows self."""
+        return (
+            self.x - pad < other.right
+            and other.x < self.right + pad
+            and self.y - pad < other.bottom
+            and other.y < self.bottom + pad
+        )
+
+    def inside(self, other: Box, tol: float = 0.01) -> bool:
+        """Whether this box lies within ``other``."""
+        return (
+            self.x >= other.x - tol
+            and self.y >= other.y - tol
+            and self.right <= other.right + tol
+            and self.bottom <= other.bottom + tol
+        )
+
+    def grow(self, d: float) -> Box:
+        """The box enlarged by ``d`` on every side."""
+        return Box(self.x - d, self.y - d, self.w + 2 * d, self.h + 2 * d)
+
+
+def printable_area(width: float, height: float) -> Box:
+    """The area inside the safe margins of a page."""
+    return Box(MARGIN, MARGIN, width - 2 * MARGIN, height - 2 * MARGIN)
+
+
+# ---------------------------------------------------------------- text
+
+
+def check_glyphs(value: str, weight: FontWeight = "regular") -> None:
+    """Refuse text the embedded font would print as empty boxes."""
+    missing = fonts.missing_glyphs(value, weight)
+    if missing:
+        shown = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing)
+        raise LayoutError(f"cannot print {value!r}: the sheet font has no glyph for {shown}")
+
+
+def text(
+    x: float,
+    y: float,
+    value: str,
+    size: float = BODY_SIZE,
+    weight: FontWeight = "regular",
+    anchor: Anchor = "start",
+    fill: str = INK,
+) -> Text:
+    """A Text primitive whose every character the embedded font can print."""
+    check_glyphs(value, weight)
+    return Text(x, y, value, size, weight, anchor, fill)
+
+
+def fitted(
+    x: float, y: float, value: str, max_width: float, size: float = BODY_SIZE,
+    weight: FontWeight = "regular", anchor: Anchor = "start", fill: str = INK,
+) -> Text:
+    """Text shrunk (down to 5 pt) so that it fits ``max_width``."""
+    return text(x, y, value, fonts.fit_size(value, max_width, size, weight), weight, anchor, fill)
+
+
+def name_text(
+    x: float, y: float, value: str, max_width: float, size: float = 12.0, anchor: Anchor = "start",
+    min_size: float = 8.0,
+) -> Text:
+    """A player's name in bold, shrunk to ``min_size`` at most, then cut with an ellipsis."""
+    fsize = fonts.fit_size(value, max_width, size, "bold", min_size)
+    shown = value
+    while len(shown) > 1 and fonts.text_width(shown, fsize, "bold") > max_width:
+        shown = shown[:-2].rstrip() + "\u2026"
+    return text(x, y, shown, fsize, "bold", anchor)
+
+
+def text_box(t: Text) -> Box:
+    """The box a Text covers: advance width by ascent + descent."""
+    w = fonts.text_width(t.text, t.size, t.weight)
+    left = t.x - (w / 2 if t.anchor == "middle" else w if t.anchor == "end" else 0.0)
+    top = t.y - fonts.ascent(t.size, t.weight)
+    return Box(left, top, w, fonts.ascent(t.size, t.weight) + fonts.descent(t.size, t.weight))
+
+
+def wrap(value: str, width: float, size: float = BODY_SIZE, weight: FontWeight = "regular") -> list[str]:
+    """Greedy word wrap of ``value`` into lines no wider than ``width``."""
+    lines: list[str] = []
+    for para in value.split("\n"):
+        line = ""
+        for word in para.split():
+            candidate = f"{line} {word}" if line else word
+            if line and fonts.text_width(candidate, size, weight) > width:
+                lines.append(line)
+                line = word
+            else:
+                line = candidate
+        lines.append(line)
+    return lines
+
+
+def paragraph(
+    x: float, y: float, width: float, value: str, size: float = BODY_SIZE,
+    weight: FontWeight = "regular", fill: str = INK, leading: float = 1.25,
+) -> tuple[list[Item], float]:
+    """Wrapped text whose first line's top is at ``y``; returns (items, height used)."""
+    items: list[Item] = []
+    step = size * leading
+    base = y + fonts.ascent(size, weight)
+    for i, line in enumerate(wrap(value, width, size, weight)):
+        if line:
+            items.append(text(x, base + i * step, line, size, weight, fill=fill))
+    lines = len(wrap(value, width, size, weight))
+    return items, (lines - 1) * step + fonts.ascent(size, weight) + fonts.descent(size, weight)
+
+
+# ---------------------------------------------------------------- boxes of items
+
+
+def _path_box(p: Path, sx: float = 1.0, ox: float = 0.0, oy: float = 0.0) -> Box | None:
+    xs: list[float] = []
+    ys: list[float] = []
+    for cmd in p.commands:
+        nums = [float(v) for v in cmd[1:]]
+        xs.extend(ox + v * sx for v in nums[0::2])
+        ys.extend(oy + v * sx for v in nums[1::2])
+    if not xs:
+        return None
+    return Box(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
+
+
+def item_box(item: Item) -> Box | None:
+    """The box an item covers on the page (strokes included); None for UseForm."""
+    if isinstance(item, Text):
+        return text_box(item)
+    if isinstance(item, Rect):
+        half = item.style.width / 2 if item.style.stroke else 0.0
+        return Box(item.x, item.y, item.w, item.h).grow(half)
+    if isinstance(item, Circle):
+        half = item.style.width / 2 if item.style.stroke else 0.0
+        return Box(item.cx - item.r, item.cy - item.r, 2 * item.r, 2 * item.r).grow(half)
+    if isinstance(item, Line):
+        half = item.style.width / 2
+        x, y = min(item.x1, item.x2), min(item.y1, item.y2)
+        return Box(x, y, abs(item.x2 - item.x1), abs(item.y2 - item.y1)).grow(half)
+    if isinstance(item, Icon):
+        return Box(item.x, item.y, item.size, item.size)
+    if isinstance(item, Path):
+        box = _path_box(item)
+        half = item.style.width / 2 if item.style.stroke else 0.0
+        return box.grow(half) if box else None
+    return None
+
+
+def flatten(items: Iterable[Item], forms: Sequence[Form] = ()) -> list[Item]:
+    """Items with every UseForm replaced by its form's items."""
+    by_name = {f.name: f for f in forms}
+    out: list[Item] = []
+    for item in items:
+        if isinstance(item, UseForm):
+            out.extend(flatten(by_name[item.name].items, forms))
+        else:
+            out.append(item)
+    return out
+
+
+def overlapping_texts(items: Iterable[Item], pad: float = 0.0) -> list[tuple[Text, Text]]:
+    """Pairs of Text items whose boxes intersect."""
+    texts = [i for i in items if isinstance(i, Text)]
+    boxes = [text_box(t) for t in texts]
+    pairs: list[tuple[Text, Text]] = []
+    for i in range(len(texts)):
+        for j in range(i + 1, len(texts)):
+            if boxes[i].intersects(boxes[j], pad):
+                pairs.append((texts[i], texts[j]))
+    return pairs
+
+
+def outside(items: Iterable[Item], area: Box) -> list[Item]:
+    """Items not entirely within ``area``."""
+    found: list[Item] = []
+    for item in items:
+        box = item_box(item)
+        if box is not None and not box.inside(area):
+            found.append(item)
+    return found
+
+
+# ---------------------------------------------------------------- building blocks
+
+
+def checkbox(x: float, y: float, size: float, style: Style = BOX) -> Rect:
+    """One write-in box with its top-left at (x, y)."""
+    return Rect(x, y, size, size, style, radius=size * 0.12)
+
+
+def box_row(x: float, y: float, count: int, size: float, gap: float) -> list[Item]:
+    """``count`` write-in boxes in a row."""
+    return [checkbox(x + i * (size + gap), y, size) for i in range(count)]
+
+
+def section_header(x: float, y: float, w: float, title: str, note: str = "") -> tuple[list[Item], float]:
+    """A bold section title with an optional right-aligned note and a rule; returns (items, height)."""
+    base = y + fonts.ascent(SECTION_SIZE, "bold")
+    items: list[Item] = [text(x, base, title, SECTION_SIZE, "bold")]
+    if note:
+        room = w - fonts.text_width(title, SECTION_SIZE, "bold") - 8
+        items.append(fitted(x + w, base, note, room, BODY_SIZE - 1, anchor="end", fill=GREY))
+    rule_y = base + fonts.descent(SECTION_SIZE, "bold") + 1.5
+    items.append(Line(x, rule_y, x + w, rule_y, RULE))
+    return items, rule_y - y + 4
+
+
+def title_block(x: float, y: float, w: float, title: str, subtitle: str = "") -> tuple[list[Item], float]:
+    """The sheet title (and a grey subtitle under it); returns (items, height)."""
+    size = 17.0
+    base = y + fonts.ascent(size, "bold")
+    items: list[Item] = [fitted(x, base, title, w, size, "bold")]
+    height = base - y + fonts.descent(size, "bold")
+    if subtitle:
+        sub_base = base + fonts.descent(size, "bold") + fonts.ascent(BODY_SIZE) + 1
+        items.append(fitted(x, sub_base, subtitle, w, BODY_SIZE, fill=GREY))
+        height = sub_base - y + fonts.descent(BODY_SIZE)
+    return items, height
+
+
+@dataclass(frozen=True)
+class NameSlot:
+    """Where each page of a pack writes its player's name (baseline start, max width)."""
+
+    x: float
+    y: float
+    width: float
+    size: float = 12.0
+
+
+def name_line(x: float, y: float, w: float, label: str = "Name") -> tuple[list[Item], NameSlot]:
+    """A ``Name: ______`` write-in line; the slot is where a printed name goes."""
+    size = 10.0
+    base = y + fonts.ascent(12.0, "bold")
+    lw = fonts.text_width(label + ":", size, "bold")
+    items: list[Item] = [
+        text(x, base, label + ":", size, "bold"),
+        Line(x + lw + 4, base + 2.5, x + w, base + 2.5, WRITE_LINE),
+    ]
+    return items, NameSlot(x + lw + 8, base, w - lw - 10)
+
+
+def die_face(x: float, y: float, size: float, value: int) -> list[Item]:
+    """A die showing ``value`` pips, top-left at (x, y)."""
+    pips = {
+        1: [(0.5, 0.5)],
+        2: [(0.27, 0.27), (0.73, 0.73)],
+        3: [(0.27, 0.27), (0.5, 0.5), (0.73, 0.73)],
+        4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
+        5: [(0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)],
+        6: [(0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)],
+    }[value]
+    items: list[Item] = [Rect(x, y, size, size, Style(stroke=INK, fill=PAPER_WHITE, width=0.9), radius=size * 0.18)]
+    items.extend(Circle(x + px * size, y + py * size, size * 0.09, Style(stroke=None, fill=INK)) for px, py in pips)
+    return items
+
+
+def table(
+    x: float, y: float, col_widths: Sequence[float], row_heights: Sequence[float],
+    cells: dict[tuple[int, int], str], *, size: float = BODY_SIZE, bold_rows: Sequence[int] = (),
+    bold_cols: Sequence[int] = (), shade_rows: Sequence[int] = (), anchors: dict[int, Anchor] | None = None,
+) -> list[Item]:
+    """A ruled grid; ``cells[(row, col)]`` is text fitted into that cell."""
+    items: list[Item] = []
+    total_w = sum(col_widths)
+    total_h = sum(row_heights)
+    ys = [y]
+    for h in row_heights:
+        ys.append(ys[-1] + h)
+    xs = [x]
+    for w in col_widths:
+        xs.append(xs[-1] + w)
+    for r in shade_rows:
+        items.append(Rect(x, ys[r], total_w, row_heights[r], SHADE))
+    for yy in ys:
+        items.append(Line(x, yy, x + total_w, yy, THIN))
+    for xx in xs:
+        items.append(Line(xx, y, xx, y + total_h, THIN))
+    anchors = anchors or {}
+    for (r, c), value in sorted(cells.items()):
+        if not value:
+            continue
+        weight: FontWeight = "bold" if r in bold_rows or c in bold_cols else "regular"
+        anchor = anchors.get(c, "start" if c == 0 else "middle")
+        pad = 4.0
+        cw = col_widths[c] - 2 * pad
+        fsize = fonts.fit_size(value, cw, size, weight)
+        base = ys[r] + row_heights[r] / 2 + (fonts.ascent(fsize, weight) - fonts.descent(fsize, weight)) / 2
+        tx = xs[c] + pad if anchor == "start" else xs[c] + col_widths[c] / 2 if anchor == "middle" else xs[c + 1] - pad
+        items.append(text(tx, base, value, fsize, weight, anchor))
+    return items
+
+
+# ---------------------------------------------------------------- labels
+
+
+class LabelPlacer:
+    """Places labels beside points without touching obstacles or each other.
+
+    ``soft`` obstacles (e.g. route lines) are avoided when possible; hard ones
+    (labels, city circles, icons) always.
+    """
+
+    # candidate positions: (dx sign, dy sign, anchor) around the point
+    ORDER: tuple[tuple[float, float, Anchor], ...] = (
+        (1, 0, "start"), (-1, 0, "end"), (0, -1, "middle"), (0, 1, "middle"),
+        (1, -1, "start"), (1, 1, "start"), (-1, -1, "end"), (-1, 1, "end"),
+    )
+
+    def __init__(self, area: Box, obstacles: Iterable[Box] = (), gap: float = 1.0) -> None:
+        self.area = area
+        self.obstacles: list[Box] = list(obstacles)
+        self.soft: list[Box] = []
+        self.gap = gap
+
+    def block(self, box: Box) -> None:
+        """Mark a box as taken."""
+        self.obstacles.append(box)
+
+    def avoid(self, box: Box) -> None:
+        """Mark a box as best avoided (soft)."""
+        self.soft.append(box)
+
+    def free(self, box: Box, soft: bool = False) -> bool:
+        """Whether a box is inside the area and clear of everything placed (and soft ones)."""
+        if not box.inside(self.area) or any(box.intersects(o, self.gap) for o in self.obstacles):
+            return False
+        return not (soft and any(box.intersects(o) for o in self.soft))
+
+    def place(
+        self, value: str, cx: float, cy: float, clearance: float, size: float = SMALL_SIZE,
+        weight: FontWeight = "regular", fill: str = INK,
+    ) -> Text | None:
+        """A label for the point (cx, cy), ``clearance`` away; None if nowhere is free."""
+        asc, desc = fonts.ascent(size, weight), fonts.descent(size, weight)
+        mid = (asc - desc) / 2
+        for soft in (True, False):
+            for extra in (0.0, 2.0, 4.0, 7.0, 11.0, 16.0, 22.0):
+                d = clearance + extra
+                for sx, sy, anchor in self.ORDER:
+                    x = cx + sx * d
+                    if sy < 0:
+                        y = cy - d - desc
+                    elif sy > 0:
+                        y = cy + d + asc
+                    else:
+                        y = cy + mid
+                    if sy != 0 and sx != 0:
+                        x = cx + sx * d * 0.7
+                    candidate = text(x, y, value, size, weight, anchor, fill)
+                    box = text_box(candidate)
+                    if self.free(box, soft):
+                        self.block(box)
+                        return candidate
+        return None
+
+
+def segment_boxes(x1: float, y1: float, x2: float, y2: float, step: float = 3.0) -> list[Box]:
+    """Small boxes along a line, to keep labels off it."""
+    n = max(1, int(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 / step))
+    return [Box(x1 + (x2 - x1) * i / n - 0.8, y1 + (y2 - y1) * i / n - 0.8, 1.6, 1.6) for i in range(n + 1)]
+
+
+# ---------------------------------------------------------------- documents
+
+
+def symbols_for(items: Iterable[Item]) -> tuple[Symbol, ...]:
+    """The icon symbols the items use, each once, sorted by name."""
+    from printkit.layout import icons
+
+    names = sorted({i.name for i in items if isinstance(i, Icon)})
+    return tuple(icons.symbol(n) for n in names)
+
+
+def document(
+    width: float, height: float, pages: Sequence[Page], forms: Sequence[Form] = (), title: str = "",
+    meta: dict[str, str] | None = None,
+) -> Document:
+    """A Document whose symbol table holds every icon its pages and forms use."""
+    everything: list[Item] = [i for p in pages for i in p.items]
+    everything += [i for f in forms for i in f.items]
+    return Document(width, height, tuple(pages), tuple(forms), symbols_for(everything), title, meta or {})
+
+
+def pack(
+    width: float, height: float, shared: Sequence[Item], names: Sequence[str], slot: NameSlot | None,
+    title: str, form_name: str = "sheet",
+) -> Document:
+    """One page per name (at least one), each the shared Form plus that name in ``slot``.
+
+    The shared items are drawn once as a Form, so a 100-page pack costs little
+    more than one page.
+    """
+    form = Form(form_name, tuple(shared))
+    pages: list[Page] = []
+    for name in names or [""]:
+        items: list[Item] = [UseForm(form_name)]
+        if name and slot is not None:
+            items.append(name_text(slot.x, slot.y, name, slot.width, slot.size))
+        pages.append(Page(tuple(items), label=name))
+    return document(width, height, pages, [form], title)

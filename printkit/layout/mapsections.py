@@ -1,0 +1,240 @@
+"""The scoring sections printed beside a map: Collect, Explore tracks, regions, totals.
+
+Rows are kinds, columns are levels (RULINGS.md). Every number printed comes
+from the map data: a row's points at the row's end (Collect) or under the
+boxes it scores (Explore), a column's points under that column.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from printkit.layout import fonts
+from printkit.layout.common import (
+    BODY_SIZE,
+    GREY,
+    INK,
+    LIGHT,
+    PAPER_WHITE,
+    box_row,
+    checkbox,
+    fitted,
+    section_header,
+    text,
+)
+from printkit.layout.primitives import Circle, Icon, Item, Rect, Style
+from printkit.model import GameMap, Track
+
+BOX = 13.0
+GAP = 3.5
+ROW_H = 16.5
+ICON = 12.0
+NAME_W = 76.0
+SMALL = 8.0  # captions under boxes (grey); numbers themselves are BODY_SIZE
+
+Block = Callable[[float, float, float], tuple[list[Item], float]]
+
+
+def _badge(cx: float, cy: float, value: str) -> list[Item]:
+    """Points printed in a small shaded circle."""
+    r = 7.5
+    return [
+        Circle(cx, cy, r, Style(stroke=INK, fill=LIGHT, width=0.6)),
+        text(cx, cy + 3.2, value, BODY_SIZE, "bold", "middle"),
+    ]
+
+
+def _score_box(x: float, y: float, label: str = "=") -> list[Item]:
+    """A write-in box for a section's points, right edge at x."""
+    w, h = 34.0, 18.0
+    return [
+        text(x - w - 4, y + 12.5, label, BODY_SIZE, "bold", "end"),
+        Rect(x - w, y, w, h, Style(stroke=INK, fill=PAPER_WHITE, width=1.1), radius=2),
+    ]
+
+
+def _kind_label(x: float, y: float, icon: str, name: str) -> list[Item]:
+    """Icon + name at the start of a row (y = row top)."""
+    return [
+        Icon(icon, x, y + (ROW_H - ICON) / 2 - 1, ICON),
+        fitted(x + ICON + 4, y + ROW_H / 2 + 2, name, NAME_W - ICON - 6, BODY_SIZE, "bold"),
+    ]
+
+
+def _points_under(bx: float, y: float, values: list[str], caption: str) -> list[Item]:
+    """A caption and one number under each box column."""
+    items: list[Item] = [text(bx - 6, y, caption, SMALL, anchor="end", fill=GREY)]
+    for i, v in enumerate(values):
+        items.append(text(bx + i * (BOX + GAP) + BOX / 2, y, v, BODY_SIZE, "bold", "middle"))
+    return items
+
+
+def _threshold_row(t: Track) -> bool:
+    """Whether only a full row scores (Collect), so its points go at the row's end."""
+    return all(p == 0 for p in t.row_points[:-1])
+
+
+def track_block(t: Track, subtitle: str = "") -> Block:
+    """A block for one mark section (rows of boxes, or single boxes for rare kinds)."""
+
+    def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
+        notes: list[str] = []
+        if t.majority is not None:
+            notes.append(f"most marks +{t.majority.most}, tied +{t.majority.tied} (multiplayer)")
+        if t.first_bonus:
+            notes.append(f"+{t.first_bonus} if you marked it first")
+        items, hh = section_header(x, y, w, t.name, subtitle)
+        yy = y + hh
+        bx = x + NAME_W
+        if t.boxes == 1:
+            return _single_boxes(t, x, yy, w, items, notes, y)
+        threshold = _threshold_row(t)
+        if threshold:
+            items.append(text(bx + t.boxes * (BOX + GAP) + 10, yy + 7, "row", SMALL, anchor="middle", fill=GREY))
+            yy += 9
+        for kind in t.kinds:
+            items += _kind_label(x, yy, kind.icon, kind.name)
+            items += box_row(bx, yy + (ROW_H - BOX) / 2, t.boxes, BOX, GAP)
+            if threshold:
+                items += _badge(bx + t.boxes * (BOX + GAP) + 10, yy + ROW_H / 2, str(t.row_points[-1]))
+            yy += ROW_H
+        yy += 10
+        if not threshold:
+            items += _points_under(bx, yy, [str(p) for p in t.row_points[1:]], "row by marks")
+            yy += 13
+        if t.column_points:
+            items += _points_under(bx, yy, [str(t.column_points)] * t.boxes, "full column")
+            yy += 4
+        for note in notes:
+            yy += 12
+            items.append(fitted(x, yy, note, w - 50, BODY_SIZE, fill=INK))
+        items += _score_box(x + w, yy - 13)
+        return items, yy - y + 6
+
+    return draw
+
+
+def _single_boxes(
+    t: Track, x: float, yy: float, w: float, items: list[Item], notes: list[str], top: float
+) -> tuple[list[Item], float]:
+    """Rare kinds: one box each, two per line, the points printed once."""
+    col_w2 = (w - 40) / 2
+    fits = all(fonts.text_width(k.name, 8.5, "bold") <= col_w2 - ICON - BOX - 14 for k in t.kinds)
+    per_line = 2 if fits else 1
+    col_w = (w - 40) / per_line
+    for i, kind in enumerate(t.kinds):
+        r, c = divmod(i, per_line)
+        kx = x + c * col_w
+        ky = yy + r * ROW_H
+        items.append(Icon(kind.icon, kx, ky + (ROW_H - ICON) / 2 - 1, ICON))
+        items.append(fitted(kx + ICON + 4, ky + ROW_H / 2 + 2, kind.name, col_w - ICON - BOX - 14, BODY_SIZE, "bold"))
+        items.append(checkbox(kx + col_w - BOX - 6, ky + (ROW_H - BOX) / 2, BOX))
+    lines = (len(t.kinds) + per_line - 1) // per_line
+    yy += lines * ROW_H + 11
+    parts = [f"{t.row_points[1]} each"] + notes
+    items.append(fitted(x, yy, ", ".join(parts), w - 50, BODY_SIZE))
+    items += _score_box(x + w, yy - 13)
+    return items, yy - top + 6
+
+
+def regions_block(m: GameMap) -> Block:
+    """Regions: each with its souvenirs and a box, then how completed regions score."""
+    rs = m.region_scoring
+
+    def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
+        note = {
+            "table": "all cities visited",
+            "per_region": f"all cities visited: {rs.points} each",
+            "majority": "most cities visited",
+        }[rs.mode]
+        items, hh = section_header(x, y, w, "Regions", note)
+        yy = y + hh
+        row_h = 15.0
+        for region in m.regions:
+            items.append(checkbox(x, yy + 1.5, 12))
+            items.append(fitted(x + 17, yy + 11, region.name, 96, BODY_SIZE, "bold"))
+            for k, sid in enumerate(region.souvenirs):
+                icon = m.collect.kind(sid).icon if sid in m.collect.kind_ids else sid
+                items.append(Icon(icon, x + 116 + k * 14, yy + 1.5, 12))
+            if region.reward is not None:
+                items.append(text(x + w, yy + 11, f"most: {region.reward}", BODY_SIZE, "bold", "end"))
+            yy += row_h
+        yy += 4
+        if rs.mode == "table":
+            counts = [str(n) for n in range(1, len(rs.table))]
+            pts = [str(p) for p in rs.table[1:]]
+            cw = min(22.0, (w - 64 - 44) / max(1, len(counts)))
+            items.append(text(x + 58, yy + 9, "regions", SMALL, anchor="end", fill=GREY))
+            items.append(text(x + 58, yy + 21, "points", SMALL, anchor="end", fill=GREY))
+            for i, (c, p) in enumerate(zip(counts, pts)):
+                cx = x + 64 + i * cw + cw / 2
+                items.append(text(cx, yy + 9, c, BODY_SIZE, anchor="middle"))
+                items.append(text(cx, yy + 21, p, BODY_SIZE, "bold", "middle"))
+            yy += 26
+        elif rs.mode == "majority":
+            items.append(fitted(x, yy + 9, f"Tied for most: {rs.tied} each. Solo: reward if all visited.",
+                                w - 50, BODY_SIZE))
+            yy += 14
+        else:
+            items.append(fitted(x, yy + 9, f"{rs.points} points per completed region", w - 50, BODY_SIZE))
+            yy += 14
+        items += _score_box(x + w, yy - 20)
+        return items, yy - y + 2
+
+    return draw
+
+
+def iconic_block(m: GameMap) -> Block:
+    """Iconic (shield) cities: a box per city visited, the points under each count."""
+
+    def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
+        items, hh = section_header(x, y, w, "Iconic cities", "shield cities visited")
+        yy = y + hh
+        items.append(Icon("shield", x, yy + 2, ICON))
+        n = len(m.iconic_table) - 1
+        bx = x + NAME_W
+        items += box_row(bx, yy + 2, n, BOX, GAP)
+        yy += ROW_H + 10
+        items += _points_under(bx, yy, [str(p) for p in m.iconic_table[1:]], "visited")
+        items += _score_box(x + w, yy - 13)
+        return items, yy - y + 10
+
+    return draw
+
+
+def finish_block(m: GameMap) -> Block:
+    """Speed bonus and the grand total."""
+
+    def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
+        items, hh = section_header(x, y, w, "Speed bonus")
+        yy = y + hh
+        need = "a city" if m.end_cities_per_region == 1 else f"{m.end_cities_per_region} cities"
+        items.append(checkbox(x, yy + 2, 12))
+        items.append(fitted(x + 17, yy + 12, f"{need} in every region, back at start", w - 100, BODY_SIZE))
+        items += _badge(x + w - 60, yy + 8, str(m.speed_bonus))
+        items += _score_box(x + w, yy - 1)
+        yy += 28
+        items.append(Rect(x, yy, w, 30, Style(stroke=INK, fill=LIGHT, width=1.4), radius=3))
+        items.append(text(x + 8, yy + 20, "TOTAL", 13, "bold"))
+        items.append(Rect(x + w - 70, yy + 4, 64, 22, Style(stroke=INK, fill=PAPER_WHITE, width=1.2), radius=2))
+        return items, yy + 30 - y
+
+    return draw
+
+
+def blocks(m: GameMap) -> list[Block]:
+    """Every scoring block of the map, top to bottom."""
+    out: list[Block] = [track_block(m.collect, "souvenirs of your region")]
+    for t in m.explore:
+        out.append(track_block(t, "sights of your city" if len(m.explore) == 1 else "animals of your city"))
+    out.append(regions_block(m))
+    if m.iconic_table:
+        out.append(iconic_block(m))
+    out.append(finish_block(m))
+    return out
+
+
+def measure(block: Block, w: float) -> float:
+    """The height a block needs at width ``w``."""
+    return block(0.0, 0.0, w)[1]
+

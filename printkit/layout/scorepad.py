@@ -1,0 +1,168 @@
+"""The score pad: one row per scoring category of a map, one column per player."""
+
+from __future__ import annotations
+
+from printkit.layout import fonts
+from printkit.layout.common import (
+    BODY_SIZE,
+    GREY,
+    INK,
+    LIGHT,
+    LayoutError,
+    MARGIN,
+    THIN,
+    document,
+    fitted,
+    name_text,
+    page_size,
+    paragraph,
+    text,
+    title_block,
+)
+from printkit.layout.primitives import Document, Form, Item, Line, Page, Rect, Style, UseForm
+from printkit.model import GameMap, Track
+
+PLAYERS_PER_PAGE = 6
+
+
+def points_table(values: tuple[int, ...], start: int = 1) -> str:
+    """``1:2 2:4 3:7`` from a points-by-count table (from index ``start``)."""
+    return " ".join(f"{n}:{p}" for n, p in enumerate(values) if n >= start)
+
+
+def track_hint(t: Track) -> str:
+    """How a mark section scores, in a few words, from its data."""
+    parts: list[str] = []
+    row = t.row_points
+    if t.boxes == 1:
+        parts.append(f"{row[1]} each")
+    elif all(p == 0 for p in row[:-1]):
+        parts.append(f"full row {row[-1]}")
+    elif all(row[n] == n * row[1] for n in range(len(row))):
+        parts.append(f"{row[1]} per mark")
+    else:
+        parts.append("marks " + points_table(row))
+    if t.column_points:
+        parts.append(f"full column {t.column_points}")
+    if t.majority is not None:
+        parts.append(f"most {t.majority.most}, tied {t.majority.tied}")
+    if t.first_bonus:
+        parts.append(f"first +{t.first_bonus}")
+    return ", ".join(parts)
+
+
+def categories(m: GameMap) -> list[tuple[str, str]]:
+    """(label, scoring hint) of every scoring category of the map, in sheet order."""
+    rows: list[tuple[str, str]] = [(f"{m.collect.name} (souvenirs)", track_hint(m.collect))]
+    for t in m.explore:
+        rows.append((t.name, track_hint(t)))
+    rs = m.region_scoring
+    if rs.mode == "table":
+        rows.append(("Regions completed", points_table(rs.table)))
+    elif rs.mode == "per_region":
+        rows.append(("Regions completed", f"{rs.points} per region"))
+    else:
+        rows.append(("Region majorities", f"most: reward, tied: {rs.tied} each"))
+    if m.iconic_table:
+        rows.append(("Iconic cities", points_table(m.iconic_table)))
+    need = "a city" if m.end_cities_per_region == 1 else f"{m.end_cities_per_region} cities"
+    rows.append(("Speed bonus", f"{need} in every region, back home: {m.speed_bonus}"))
+    return rows
+
+
+TIE_BREAK = (
+    "Tie: the tied player closest to their starting city wins (fewest routes from their final city "
+    "to their start, drawn or not). Still tied: all tied players win."
+)
+
+
+def _grid(m: GameMap, x: float, y: float, w: float, label_w: float, cols: int) -> tuple[list[Item], float, float]:
+    """One empty game table; returns (items, header baseline y, bottom y)."""
+    col_w = (w - label_w) / cols
+    header_h, row_h, total_h = 26.0, 31.0, 34.0
+    rows = categories(m)
+    items: list[Item] = [Rect(x, y, w, header_h, Style(stroke=None, fill=LIGHT))]
+    items.append(text(x + 6, y + header_h / 2 + 4, "Player", 11, "bold"))
+    yy = y + header_h
+    for label, hint in rows:
+        items.append(fitted(x + 6, yy + 13, label, label_w - 12, 10.5, "bold"))
+        items.append(fitted(x + 6, yy + 25, hint, label_w - 12, 8.0, fill=GREY))
+        yy += row_h
+    total_top = yy
+    items.append(Rect(x, yy, w, total_h, Style(stroke=None, fill=LIGHT)))
+    items.append(text(x + 6, yy + total_h / 2 + 5, "Total", 14, "bold"))
+    yy += total_h
+    # the tie-break distance: not points, but decides ties
+    items.append(fitted(x + 6, yy + 13, "Routes to start", label_w - 12, 10.5, "bold"))
+    items.append(fitted(x + 6, yy + 25, "tie-break only: fewest wins", label_w - 12, 8.0, fill=GREY))
+    bottom = yy + row_h
+    line = Style(stroke=INK, width=0.8)
+    items.append(Rect(x, y, w, bottom - y, Style(stroke=INK, width=1.4)))
+    for i in range(len(rows) + 1):
+        ry = y + header_h + i * row_h
+        items.append(Line(x, ry, x + w, ry, line))
+    items.append(Line(x, total_top, x + w, total_top, Style(stroke=INK, width=1.6)))
+    items.append(Line(x, total_top + total_h, x + w, total_top + total_h, Style(stroke=INK, width=1.6)))
+    items.append(Line(x + label_w, y, x + label_w, bottom, Style(stroke=INK, width=1.2)))
+    for c in range(1, cols):
+        cx = x + label_w + c * col_w
+        items.append(Line(cx, y, cx, bottom, THIN))
+    return items, y + header_h / 2 + 4.5, bottom
+
+
+def _game_line(x: float, y: float, w: float) -> list[Item]:
+    """``Game ___  Date ______`` above a table."""
+    items: list[Item] = []
+    base = y + 10
+    for label, lx, lw in (("Game", x, 80.0), ("Date", x + 100, 150.0)):
+        items.append(text(lx, base, label + ":", 9.5, "bold"))
+        tw = fonts.text_width(label + ":", 9.5, "bold")
+        items.append(Line(lx + tw + 4, base + 2, lx + lw, base + 2, Style(stroke=INK, width=0.6)))
+    return items
+
+
+def build(m: GameMap, names: list[str], paper: str) -> Document:
+    """Score pad pages for ``m``: players as columns (6 per page), as many games as fit a page."""
+    width, height = page_size(paper)
+    x, w = MARGIN, width - 2 * MARGIN
+    label_w = 170.0
+    cols = PLAYERS_PER_PAGE
+    col_w = (w - label_w) / cols
+    shared: list[Item] = []
+    block, h = title_block(x, MARGIN, w, "Score pad", f"{m.name} in 15 Minutes - one column per player")
+    shared += block
+    y = MARGIN + h + 10
+    notes = TIE_BREAK + (
+        f" Solo or party (1 player, or more than 6): in the Speed bonus row write {m.solo.turns} - t "
+        "for a trip finished on turn t, and rate your total on the turn tracker."
+    )
+    _, note_h = paragraph(x, 0, w, notes, BODY_SIZE, fill=GREY)
+    bottom_limit = height - MARGIN - note_h - 8
+    header_bases: list[float] = []
+    while True:
+        grid, header_base, bottom = _grid(m, x, y + 18, w, label_w, cols)
+        if bottom > bottom_limit and header_bases:
+            break
+        if bottom > bottom_limit:
+            raise LayoutError(f"score pad for {m.id}: the table does not fit a {paper} page")
+        shared += _game_line(x, y, w) + grid
+        header_bases.append(header_base)
+        y = bottom + 16
+    para, _ = paragraph(x, height - MARGIN - note_h, w, notes, BODY_SIZE, fill=GREY)
+    shared += para
+    form = Form("scorepad", tuple(shared))
+    chunks = [names[i : i + cols] for i in range(0, len(names), cols)] or [[]]
+    pages: list[Page] = []
+    for p, chunk in enumerate(chunks):
+        items: list[Item] = [UseForm("scorepad")]
+        for c, name in enumerate(chunk):
+            if not name:
+                continue
+            cx = x + label_w + c * col_w + col_w / 2
+            for base in header_bases:
+                items.append(name_text(cx, base, name, col_w - 6, 11, "middle"))
+        if len(chunks) > 1:
+            items.append(text(x + w, MARGIN + 12, f"page {p + 1} of {len(chunks)}",
+                              BODY_SIZE, anchor="end", fill=GREY))
+        pages.append(Page(tuple(items), label=", ".join(n for n in chunk if n)))
+    return document(width, height, pages, [form], f"Score pad - {m.name}")

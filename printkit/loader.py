@@ -1,0 +1,377 @@
+"""Load a map file into a validated :class:`printkit.model.GameMap`.
+
+A map file is TOML read on top of ``maps/around-the-world.toml`` (the facts
+the four maps share). Every problem in a file is reported at once, each line
+``<file>: <field.path>: <message>``; syntax errors carry the parser's line and
+column. See docs/maps.md for the format.
+"""
+
+from __future__ import annotations
+
+import os
+import tomllib
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from printkit import model
+from printkit.errors import DataError
+from printkit.loader_check import check_map, raw_count
+from printkit.loader_fields import Problems, Reader
+from printkit.resources import data_dir
+
+GAME = "around-the-world"
+SHARED_FILE = "around-the-world.toml"
+
+MAP_KEYS = (
+    "id", "name", "game", "routes", "projection", "collect", "explore", "regions", "cities",
+    "region_scoring", "iconic_table", "end", "speed_bonus", "solo", "shape",
+)  # fmt: skip
+SHARED_KEYS = ("maps", "speed_bonus", "collect", "sights", "solo")
+TRACK_KEYS = (
+    "id", "name", "kinds", "boxes", "row_points", "column_points", "majority", "first_bonus", "cities_per_kind",
+)  # fmt: skip
+KIND_KEYS = ("id", "name", "icon")
+REGION_KEYS = ("id", "name", "souvenirs", "reward")
+CITY_KEYS = ("id", "name", "lat", "lon", "region", "sights", "iconic")
+PROJECTION_KEYS = ("name", "center_lon", "center_lat", "parallels", "bounds", "outline")
+PROJECTIONS = ("natural-earth", "albers", "laea")
+SCORING_KEYS = ("mode", "table", "points", "tied")
+SCORING_MODES = ("table", "per_region", "majority")
+SOLO_KEYS = ("turns", "ratings")
+
+ReaderFor = Callable[[str], Reader]
+
+
+def _source_name(path: Path) -> str:
+    """How a file is named in messages: ``maps/<file>`` for bundled data, else as given."""
+    try:
+        maps = data_dir("maps")
+    except FileNotFoundError:
+        return str(path)
+    if path.resolve().parent == maps.resolve():
+        return f"maps/{path.name}"
+    return str(path)
+
+
+def load_toml(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
+    """Parse a TOML file; DataError (with line and column for syntax errors) if unreadable."""
+    p = Path(path)
+    source = _source_name(p)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise DataError([f"{source}: no such file"]) from None
+    except IsADirectoryError:
+        raise DataError([f"{source}: is a folder, not a file"]) from None
+    except OSError as exc:
+        raise DataError([f"{source}: cannot read file ({exc.strerror})"]) from None
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        line = raw[: exc.start].count(b"\n") + 1
+        raise DataError([f"{source}: line {line}: not UTF-8 text (save the file as UTF-8)"]) from None
+    try:
+        return tomllib.loads(text), source
+    except tomllib.TOMLDecodeError as exc:
+        raise DataError([f"{source}: {_syntax_message(str(exc))}"]) from None
+
+
+def _syntax_message(message: str) -> str:
+    """``line L, column C: invalid TOML (reason)`` from tomllib's ``reason (at line L, column C)``."""
+    import re
+
+    m = re.match(r"^(.*) \(at line (\d+), column (\d+)\)$", message)
+    if m:
+        return f"line {m.group(2)}, column {m.group(3)}: invalid TOML ({m.group(1)})"
+    m = re.match(r"^(.*) \(at end of document\)$", message)
+    if m:
+        return f"at end of file: invalid TOML ({m.group(1)})"
+    return f"invalid TOML ({message})"
+
+
+def _shared() -> tuple[dict[str, Any], str]:
+    return load_toml(data_dir("maps") / SHARED_FILE)
+
+
+def bundled_maps() -> tuple[str, ...]:
+    """Ids of the bundled Around the World maps, in listing order."""
+    doc, source = _shared()
+    maps = doc.get("maps")
+    if not isinstance(maps, list) or not all(isinstance(m, str) for m in maps):
+        raise DataError([f"{source}: maps: expected a list of map ids"])
+    return tuple(maps)
+
+
+def is_map_path(name_or_path: str) -> bool:
+    """Whether ``name_or_path`` is read as a file path (ends in .toml or has a slash), not a map id."""
+    return name_or_path.endswith(".toml") or "/" in name_or_path or os.sep in name_or_path
+
+
+def map_path(name_or_path: str) -> Path:
+    """The file behind a bundled map id, or ``name_or_path`` itself when it names a file."""
+    if not is_map_path(name_or_path):
+        known = bundled_maps()
+        if name_or_path not in known:
+            raise DataError([f"{name_or_path!r} is not a bundled map (bundled: {', '.join(known)})"])
+        return data_dir("maps") / f"{name_or_path}.toml"
+    return Path(name_or_path)
+
+
+def load_map(name_or_path: str) -> model.GameMap:
+    """Load and validate a bundled map id or a path to a map .toml file."""
+    doc, source = load_toml(map_path(name_or_path))
+    shared, shared_source = _shared()
+    return build_map(doc, source, shared, shared_source)
+
+
+def load_map_file(path: str | os.PathLike[str]) -> model.GameMap:
+    """Load and validate the map file at ``path`` (never a bundled id)."""
+    doc, source = load_toml(path)
+    shared, shared_source = _shared()
+    return build_map(doc, source, shared, shared_source)
+
+
+def build_map(doc: dict[str, Any], source: str, shared: dict[str, Any], shared_source: str) -> model.GameMap:
+    """Validate a parsed map document (over the shared facts) into a GameMap."""
+    problems = Problems()
+    rd = Reader(problems, source)
+    sh = Reader(problems, shared_source)
+    game = doc.get("game", GAME)
+    if game != GAME:
+        rd.problem("game", f"{game!r} files are not Around the World maps (expected {GAME!r} or no game key)")
+        raise DataError(problems.lines)
+    if not any(key in doc for key in ("cities", "regions", "routes")):
+        shared_note = "; it holds the facts the maps share" if "maps" in doc else ""
+        rd.problem("", f"not an Around the World map file (no [[cities]], [[regions]] or routes{shared_note})")
+        raise DataError(problems.lines)
+    rd.keys(doc, "", MAP_KEYS)
+    sh.keys(shared, "", SHARED_KEYS)
+
+    map_id = rd.ident(doc, "id", "")
+    name = rd.string(doc, "name", "")
+    projection = _projection(rd, doc)
+
+    collect_doc = rd.table(doc, "collect", "") or {}
+    shared_collect = sh.table(shared, "collect", "", required=False) or {}
+    rd.keys(collect_doc, "collect", TRACK_KEYS)
+    sh.keys(shared_collect, "collect", TRACK_KEYS)
+    merged = {**shared_collect, **collect_doc}
+    collect = _track(merged, "collect", lambda key: rd if key in collect_doc or key not in merged else sh)
+
+    explore: list[model.Track] = []
+    explore_count = raw_count(doc, "explore") if "explore" in doc else 1
+    if "explore" in doc:
+        for path, t in rd.tables(doc, "explore", ""):
+            rd.keys(t, path, TRACK_KEYS)
+            track = _track(t, path, lambda key: rd)
+            if track is not None:
+                explore.append(track)
+    else:
+        sights = sh.table(shared, "sights", "", required=False)
+        if sights is None:
+            rd.problem("explore", "missing (expected [[explore]] tracks; the shared sights track is absent)")
+        else:
+            sh.keys(sights, "sights", TRACK_KEYS)
+            track = _track(sights, "sights", lambda key: sh)
+            if track is not None:
+                explore.append(track)
+
+    regions = [(p, r) for p, t in rd.tables(doc, "regions", "") if (r := _region(rd, t, p)) is not None]
+    cities = [(p, c) for p, t in rd.tables(doc, "cities", "") if (c := _city(rd, t, p)) is not None]
+    scoring = _scoring(rd, doc)
+    iconic_table = rd.ints(doc, "iconic_table", "", required=False, minimum=0) or ()
+    end_doc = rd.table(doc, "end", "") or {}
+    rd.keys(end_doc, "end", ("cities_per_region",))
+    end = rd.integer(end_doc, "cities_per_region", "end", required="end" in doc, minimum=1)
+    speed_bonus = (rd if "speed_bonus" in doc else sh).integer(
+        doc if "speed_bonus" in doc else shared, "speed_bonus", "", minimum=0
+    )
+    solo = _solo(rd, doc) if "solo" in doc else _solo(sh, shared)
+
+    routes = check_map(
+        rd, doc, collect, explore, regions, cities, scoring, iconic_table, projection, len(explore) == explore_count
+    )
+    if problems.lines:
+        raise DataError(problems.lines)
+    assert map_id is not None and name is not None and collect is not None and scoring is not None
+    assert end is not None and speed_bonus is not None and solo is not None and routes is not None
+    return model.GameMap(
+        id=map_id,
+        name=name,
+        collect=collect,
+        explore=tuple(explore),
+        regions=tuple(r for _, r in regions),
+        cities=tuple(c for _, c in cities),
+        routes=routes,
+        region_scoring=scoring,
+        end_cities_per_region=end,
+        speed_bonus=speed_bonus,
+        solo=solo,
+        projection=projection or model.Projection(name="natural-earth"),
+        iconic_table=iconic_table,
+        source=source,
+    )
+
+
+def _projection(rd: Reader, doc: dict[str, Any]) -> model.Projection | None:
+    t = rd.table(doc, "projection", "", required=False)
+    if t is None:
+        return None
+    rd.keys(t, "projection", PROJECTION_KEYS)
+    before = len(rd.problems)
+    name = rd.string(t, "name", "projection")
+    if name is not None and name not in PROJECTIONS:
+        rd.problem("projection.name", f"{name!r} is not a projection (expected one of: {', '.join(PROJECTIONS)})")
+    center_lon = rd.number(t, "center_lon", "projection", required=False)
+    center_lat = rd.number(t, "center_lat", "projection", required=False)
+    parallels = rd.numbers(t, "parallels", "projection", 2)
+    bounds = rd.numbers(t, "bounds", "projection", 4)
+    if bounds is not None and not (bounds[0] < bounds[2] and bounds[1] < bounds[3]):
+        rd.problem("projection.bounds", "expected [lon_min, lat_min, lon_max, lat_max] with min < max")
+    outline = rd.string(t, "outline", "projection", required=False)
+    if len(rd.problems) > before:
+        return None
+    default = model.Projection(name="natural-earth")
+    return model.Projection(
+        name=name,  # type: ignore[arg-type]  # checked against PROJECTIONS above
+        center_lon=default.center_lon if center_lon is None else center_lon,
+        center_lat=default.center_lat if center_lat is None else center_lat,
+        parallels=default.parallels if parallels is None else (parallels[0], parallels[1]),
+        bounds=default.bounds if bounds is None else (bounds[0], bounds[1], bounds[2], bounds[3]),
+        outline=outline or default.outline,
+    )
+
+
+def _track(t: dict[str, Any], path: str, rd: ReaderFor) -> model.Track | None:
+    problems = rd("id").problems
+    before = len(problems)
+    track_id = rd("id").ident(t, "id", path)
+    name = rd("name").string(t, "name", path)
+    boxes = rd("boxes").integer(t, "boxes", path, minimum=1)
+    row_points = rd("row_points").ints(t, "row_points", path, minimum=0)
+    if boxes is not None and row_points is not None and len(row_points) != boxes + 1:
+        rd("row_points").problem(
+            f"{path}.row_points",
+            f"expected {boxes + 1} numbers (points for 0..{boxes} marks), got {len(row_points)}",
+        )
+    column_points = rd("column_points").integer(t, "column_points", path, required=False, minimum=0)
+    first_bonus = rd("first_bonus").integer(t, "first_bonus", path, required=False, minimum=0)
+    per_kind = rd("cities_per_kind").integer(t, "cities_per_kind", path, required=False, minimum=1)
+    majority: model.Majority | None = None
+    mt = rd("majority").table(t, "majority", path, required=False)
+    if mt is not None:
+        rd("majority").keys(mt, f"{path}.majority", ("most", "tied"))
+        most = rd("majority").integer(mt, "most", f"{path}.majority", minimum=0)
+        tied = rd("majority").integer(mt, "tied", f"{path}.majority", minimum=0)
+        if most is not None and tied is not None:
+            majority = model.Majority(most=most, tied=tied)
+    kinds: list[model.Kind] = []
+    for kpath, kt in rd("kinds").tables(t, "kinds", path):
+        r = rd("kinds")
+        r.keys(kt, kpath, KIND_KEYS)
+        kid = r.ident(kt, "id", kpath)
+        kname = r.string(kt, "name", kpath)
+        icon = r.ident(kt, "icon", kpath, required=False)
+        if kid is not None and kid in [k.id for k in kinds]:
+            r.problem(f"{kpath}.id", f"duplicate id {kid!r}")
+        elif kid is not None and kname is not None:
+            kinds.append(model.Kind(id=kid, name=kname, icon=icon or kid))
+    if len(problems) > before:
+        return None
+    assert track_id is not None and name is not None and boxes is not None and row_points is not None
+    return model.Track(
+        id=track_id,
+        name=name,
+        kinds=tuple(kinds),
+        boxes=boxes,
+        row_points=row_points,
+        column_points=column_points or 0,
+        majority=majority,
+        first_bonus=first_bonus or 0,
+        cities_per_kind=per_kind,
+    )
+
+
+def _region(rd: Reader, t: dict[str, Any], path: str) -> model.Region | None:
+    rd.keys(t, path, REGION_KEYS)
+    before = len(rd.problems)
+    rid = rd.ident(t, "id", path)
+    name = rd.string(t, "name", path)
+    souvenirs = rd.idents(t, "souvenirs", path)
+    reward = rd.integer(t, "reward", path, required=False, minimum=0)
+    if len(rd.problems) > before:
+        return None
+    assert rid is not None and name is not None and souvenirs is not None
+    return model.Region(id=rid, name=name, souvenirs=souvenirs, reward=reward)
+
+
+def _city(rd: Reader, t: dict[str, Any], path: str) -> model.City | None:
+    rd.keys(t, path, CITY_KEYS)
+    before = len(rd.problems)
+    cid = rd.ident(t, "id", path)
+    name = rd.string(t, "name", path)
+    lat = rd.number(t, "lat", path)
+    lon = rd.number(t, "lon", path)
+    if lat is not None and not -90 <= lat <= 90:
+        rd.problem(f"{path}.lat", f"latitude must be between -90 and 90, got {lat:g}")
+    if lon is not None and not -180 <= lon <= 180:
+        rd.problem(f"{path}.lon", f"longitude must be between -180 and 180, got {lon:g}")
+    iconic = bool(rd.boolean(t, "iconic", path))
+    region = rd.ident(t, "region", path, required=not iconic)
+    sights = rd.idents(t, "sights", path, required=not iconic)
+    if iconic and region is not None:
+        rd.problem(f"{path}.region", "an iconic city belongs to no region (remove region or iconic)")
+    if iconic and sights:
+        rd.problem(f"{path}.sights", "an iconic city shows no sights (remove sights or iconic)")
+    if len(rd.problems) > before:
+        return None
+    assert cid is not None and name is not None and lat is not None and lon is not None
+    return model.City(id=cid, name=name, lat=lat, lon=lon, region=region, sights=sights or (), iconic=iconic)
+
+
+def _scoring(rd: Reader, doc: dict[str, Any]) -> model.RegionScoring | None:
+    t = rd.table(doc, "region_scoring", "")
+    if t is None:
+        return None
+    path = "region_scoring"
+    rd.keys(t, path, SCORING_KEYS)
+    before = len(rd.problems)
+    mode = rd.string(t, "mode", path)
+    if mode is not None and mode not in SCORING_MODES:
+        rd.problem(f"{path}.mode", f"{mode!r} is not a scoring mode (expected one of: {', '.join(SCORING_MODES)})")
+    table = rd.ints(t, "table", path, required=mode == "table", minimum=0)
+    points = rd.integer(t, "points", path, required=mode == "per_region", minimum=0)
+    tied = rd.integer(t, "tied", path, required=mode == "majority", minimum=0)
+    if len(rd.problems) > before:
+        return None
+    return model.RegionScoring(
+        mode=mode,  # type: ignore[arg-type]  # checked against SCORING_MODES above
+        table=table or (),
+        points=points or 0,
+        tied=tied or 0,
+    )
+
+
+def _solo(rd: Reader, doc: dict[str, Any]) -> model.SoloRules | None:
+    t = rd.table(doc, "solo", "")
+    if t is None:
+        return None
+    rd.keys(t, "solo", SOLO_KEYS)
+    before = len(rd.problems)
+    turns = rd.integer(t, "turns", "solo", minimum=1)
+    ratings: list[model.Rating] = []
+    for path, rt in rd.tables(t, "ratings", "solo"):
+        rd.keys(rt, path, ("min_points", "title"))
+        low = rd.integer(rt, "min_points", path)
+        title = rd.string(rt, "title", path)
+        if low is not None and ratings and low >= ratings[-1].min_points:
+            rd.problem(f"{path}.min_points", "ratings must be listed best first (min_points decreasing)")
+        if low is not None and title is not None:
+            ratings.append(model.Rating(min_points=low, title=title))
+    if not ratings and len(rd.problems) == before:
+        rd.problem("solo.ratings", "expected at least one rating")
+    if len(rd.problems) > before:
+        return None
+    assert turns is not None
+    return model.SoloRules(turns=turns, ratings=tuple(ratings))

@@ -1,0 +1,168 @@
+"""Abby, Globetrotting's solo opponent: her airfare each turn and her final score.
+
+Each turn three Destination cards lie in a row; the player picks one by its
+position (1 = left, 2 = middle, 3 = right). Abby's airfare is the coordinate
+number of the card to the right of the chosen one; the rightmost wraps to the
+leftmost. Both running totals are kept. After 9 turns Abby scores 2 per
+Bucket List card the player started with, 3 for festivals, both global
+objectives on turn 6 (4 instead of 6 for one the player achieved earlier)
+and 2 if she spent less; the player scores by the normal rules.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, replace
+from typing import Any
+
+from printkit.errors import RuleError, StateError
+from printkit.games import Globetrotting
+from printkit.rules.globetrotting import airfare_bonus, objective_points, pick_winners
+from printkit.rules.report import GameScore, PlayerScore, Section
+
+GAME = "globetrotting"
+POSITIONS = ("left", "middle", "right")
+ABBY = "Abby"
+
+
+@dataclass(frozen=True)
+class Turn:
+    """One turn: the three cards' coordinate numbers, the chosen position (1-3), both airfares."""
+
+    cards: tuple[int, ...]
+    chose: int
+    airfare: int
+    abby: int
+
+
+@dataclass(frozen=True)
+class SoloGame:
+    """A solo game against Abby: bucket cards dealt and the turns so far."""
+
+    bucket_cards: int
+    turns: tuple[Turn, ...] = ()
+
+    @property
+    def player_total(self) -> int:
+        """The player's running airfare total."""
+        return sum(t.airfare for t in self.turns)
+
+    @property
+    def abby_total(self) -> int:
+        """Abby's running airfare total."""
+        return sum(t.abby for t in self.turns)
+
+
+def abby_fare(cards: Sequence[int], chose: int) -> int:
+    """The coordinate number of the card right of position ``chose`` (1-based), wrapping."""
+    if not 1 <= chose <= len(cards):
+        raise RuleError(f"--chose must be a card position 1-{len(cards)}, got {chose}")
+    return cards[chose % len(cards)]
+
+
+def new_game(rules: Globetrotting, bucket_cards: int) -> SoloGame:
+    """Start a solo game with the number of Bucket List cards the player keeps."""
+    if not rules.bucket_cards_min <= bucket_cards <= rules.bucket_cards_max:
+        raise RuleError(
+            f"--bucket-cards must be {rules.bucket_cards_min}-{rules.bucket_cards_max} "
+            f"(cards per player, 1st Time Flyer to Globetrotter), got {bucket_cards}"
+        )
+    return SoloGame(bucket_cards)
+
+
+def play_turn(rules: Globetrotting, game: SoloGame, cards: Sequence[int], chose: int, airfare: int) -> SoloGame:
+    """Log one turn: the player's chosen card and airfare, and Abby's airfare."""
+    if len(game.turns) >= rules.flights:
+        raise RuleError(f"all {rules.flights} flights are logged; the game is over (see `printkit abby score`)")
+    if len(cards) != len(POSITIONS):
+        raise RuleError(f"--cards needs the {len(POSITIONS)} coordinate numbers shown, left to right; got {len(cards)}")
+    if any(c < 1 for c in cards):
+        raise RuleError(f"--cards: coordinate numbers are 1 or more, got {','.join(map(str, cards))}")
+    if airfare < 0:
+        raise RuleError(f"--airfare must be 0 or more, got {airfare}")
+    turn = Turn(tuple(cards), chose, airfare, abby_fare(cards, chose))
+    return replace(game, turns=(*game.turns, turn))
+
+
+def undo(game: SoloGame) -> SoloGame:
+    """Take back the last logged turn."""
+    if not game.turns:
+        raise RuleError("no turn to undo: no flights are logged yet")
+    return replace(game, turns=game.turns[:-1])
+
+
+def score(
+    rules: Globetrotting, game: SoloGame, objective_turns: Sequence[int], bucket_points: Sequence[int], festivals: int
+) -> GameScore:
+    """Score the player and Abby after 9 turns; winner by points, then lower airfare."""
+    if len(game.turns) < rules.flights:
+        raise RuleError(f"the game has {rules.flights} flights; {len(game.turns)} logged so far")
+    if len(objective_turns) > rules.objectives_in_play:
+        raise RuleError(f"at most {rules.objectives_in_play} global objectives, got {len(objective_turns)}")
+    for t in objective_turns:
+        if not 1 <= t <= rules.flights:
+            raise RuleError(f"--objective takes the turn it was achieved, 1-{rules.flights}; got {t}")
+    if len(bucket_points) > game.bucket_cards:
+        raise RuleError(f"{len(bucket_points)} completed Bucket List cards, but you started with {game.bucket_cards}")
+    most = rules.festivals_per_season * len(rules.seasons)
+    if not 0 <= festivals <= most:
+        raise RuleError(f"--festivals must be 0-{most} ({rules.festivals_per_season} per season), got {festivals}")
+    a = rules.abby
+    mine, hers = game.player_total, game.abby_total
+    objs = sorted(objective_turns)
+    you_obj = [objective_points(rules, t, a.objectives_turn) for t in objs]
+    her_obj = [rules.objective_later if i < len(objs) and objs[i] < a.objectives_turn else rules.objective_first
+               for i in range(rules.objectives_in_play)]  # fmt: skip
+    you = PlayerScore("You", (
+        Section("airfare", "Airfare bonus", airfare_bonus(rules, mine, [hers]), f"you spent {mine}, Abby {hers}"),
+        Section("objectives", "Global objectives", sum(you_obj),
+                ", ".join(f"turn {t}: {p}" for t, p in zip(objs, you_obj)) or "none"),
+        Section("bucket_list", "Bucket list", sum(bucket_points),
+                f"{len(bucket_points)} card{'s' * (len(bucket_points) != 1)}: " + " + ".join(map(str, bucket_points))
+                if bucket_points else "none"),
+        Section("festivals", "Festivals", festivals, f"{festivals} marked"),
+    ))  # fmt: skip
+    abby = PlayerScore(ABBY, (
+        Section("airfare", "Airfare bonus", a.airfare_bonus if hers < mine else 0,
+                f"she spent {hers}, you {mine}" + (" (less)" if hers < mine else "")),
+        Section("objectives", "Global objectives", sum(her_obj),
+                f"both on turn {a.objectives_turn}: " + " + ".join(map(str, her_obj))),
+        Section("bucket_list", "Bucket list", a.per_bucket_card * game.bucket_cards,
+                f"{a.per_bucket_card} x {game.bucket_cards} cards you started with"),
+        Section("festivals", "Festivals", a.festivals, "fixed"),
+    ))  # fmt: skip
+    winners, tiebreak = pick_winners((you, abby), {"You": mine, ABBY: hers})
+    return GameScore(GAME, "", "solo", (you, abby), winners, tiebreak)
+
+
+def to_state(game: SoloGame) -> dict[str, Any]:
+    """The JSON-ready state of a solo game."""
+    return {
+        "bucket_cards": game.bucket_cards,
+        "turns": [{"cards": list(t.cards), "chose": t.chose, "airfare": t.airfare, "abby": t.abby} for t in game.turns],
+    }
+
+
+def _whole(value: Any, low: int = 0) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+
+
+def from_state(state: dict[str, Any], path: str, rules: Globetrotting) -> SoloGame:
+    """Rebuild a solo game from its saved state (StateError if the content is inconsistent)."""
+    bad = StateError(f"{path}: state file is corrupt (bad Abby game data); it was left untouched")
+    turns_raw = state.get("turns")
+    if not _whole(state.get("bucket_cards"), 1) or not isinstance(turns_raw, list) or len(turns_raw) > rules.flights:
+        raise bad
+    turns = []
+    for t in turns_raw:
+        if not isinstance(t, dict) or set(t) != {"cards", "chose", "airfare", "abby"}:
+            raise bad
+        cards = t["cards"]
+        if not isinstance(cards, list) or len(cards) != len(POSITIONS) or not all(_whole(c, 1) for c in cards):
+            raise bad
+        if not _whole(t["chose"], 1) or t["chose"] > len(cards) or not _whole(t["airfare"]):
+            raise bad
+        if t["abby"] != abby_fare(cards, t["chose"]):
+            raise bad
+        turns.append(Turn(tuple(cards), t["chose"], t["airfare"], t["abby"]))
+    return SoloGame(state["bucket_cards"], tuple(turns))

@@ -1,0 +1,316 @@
+"""Read an Around the World game record into typed marks, checking every field.
+
+Every problem is collected and reported at once as
+``<file>: <field.path>: <message>`` (a :class:`~printkit.errors.DataError`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any, cast
+
+from printkit.errors import DataError
+from printkit.model import GameMap, Mode, Track
+from printkit.rules.atw import PlayerMarks, end_condition_met, score_game
+from printkit.rules.report import GameScore
+
+MODES: tuple[Mode, ...] = ("multiplayer", "solo", "party")
+MAX_MULTIPLAYER = 6
+TOP_KEYS = ("game", "map", "mode", "players")
+# file key -> which tracks it marks ("collect" or all "explore" tracks)
+MARK_KEYS = {"souvenirs": "collect", "sights": "explore", "animals": "explore"}
+ROUTE_GIVES = ("visited", "returned", "iconic", "start_city", "final_city")
+PLAYER_KEYS = (
+    "name", "souvenirs", "sights", "animals", "visited", "returned", "route",
+    "iconic", "finished_turn", "first_rare", "start_city", "final_city",
+)  # fmt: skip
+
+
+def map_label(m: GameMap) -> str:
+    """``the World map`` for a map named ``Around the World``."""
+    return f"the {m.name.removeprefix('Around ').removeprefix('the ')} map"
+
+
+def _shown(value: Any) -> str:
+    if isinstance(value, bool):
+        return str(value).lower()
+    if isinstance(value, (dict, list)):
+        return "a table" if isinstance(value, dict) else "a list"
+    return repr(value) if isinstance(value, str) else str(value)
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+class RecordReader:
+    """Checks one record's fields against a map, collecting problems."""
+
+    def __init__(self, m: GameMap, source: str, mode: Mode) -> None:
+        self.m = m
+        self.source = source
+        self.mode = mode
+        self.problems: list[str] = []
+
+    def bad(self, path: str, message: str) -> None:
+        """Record one problem."""
+        self.problems.append(f"{self.source}: {path}: {message}")
+
+    def count(self, path: str, value: Any, top: int, what: str) -> int | None:
+        """A whole number 0..top, else a problem."""
+        if not _whole(value) or value < 0:
+            self.bad(path, f"expected a whole number of {what} 0..{top}, got {_shown(value)}")
+            return None
+        return cast(int, value)
+
+    def marks(self, path: str, value: Any, key: str) -> dict[str, dict[str, int]]:
+        """Marks per kind for the tracks a file key covers, checked against the rows."""
+        tracks: tuple[Track, ...] = (self.m.collect,) if MARK_KEYS[key] == "collect" else self.m.explore
+        noun = key.removesuffix("s")
+        kinds = {k.id: (t, k.name) for t in tracks for k in t.kinds}
+        if not isinstance(value, dict):
+            self.bad(path, f"expected a table of {noun} marks like {{ {next(iter(kinds), 'x')} = 1 }}, got {_shown(value)}")
+            return {}
+        out: dict[str, dict[str, int]] = {}
+        for kind_id, n in value.items():
+            where = f"{path}.{kind_id}"
+            if kind_id not in kinds:
+                self.bad(where, f"{kind_id!r} is not a{'n' if noun[0] in 'aeiou' else ''} {noun} of "
+                         f"{map_label(self.m)} ({key}: {', '.join(kinds)})")  # fmt: skip
+                continue
+            track, name = kinds[kind_id]
+            got = self.count(where, n, track.boxes, "marks")
+            if got is None:
+                continue
+            if got > track.boxes:
+                box = "box" if track.boxes == 1 else "boxes"
+                self.bad(where, f"{got} marks, but the {name} row has only {track.boxes} {box}")
+                continue
+            out.setdefault(track.id, {})[kind_id] = got
+        return out
+
+    def visited(self, path: str, value: Any) -> dict[str, int]:
+        """Cities visited per region, at most the region's number of cities."""
+        if not isinstance(value, dict):
+            self.bad(path, f"expected a table of cities visited per region like {{ {self.m.regions[0].id} = 1 }}, "
+                     f"got {_shown(value)}")  # fmt: skip
+            return {}
+        out: dict[str, int] = {}
+        ids = [r.id for r in self.m.regions]
+        for region_id, n in value.items():
+            where = f"{path}.{region_id}"
+            if region_id not in ids:
+                self.bad(where, f"{region_id!r} is not a region of {map_label(self.m)} (regions: {', '.join(ids)})")
+                continue
+            region = self.m.region(region_id)
+            size = len(self.m.region_cities(region_id))
+            got = self.count(where, n, size, "cities")
+            if got is not None and got > size:
+                self.bad(where, f"{got} cities visited, but {region.name} has only {size} cities")
+            elif got is not None:
+                out[region_id] = got
+        return out
+
+    def city(self, path: str, value: Any, start: bool = False) -> str | None:
+        """A city id of the map (a possible starting city if ``start``)."""
+        if not isinstance(value, str):
+            self.bad(path, f"expected a city id like {self.m.cities[0].id!r}, got {_shown(value)}")
+            return None
+        try:
+            city = self.m.city(value)
+        except KeyError:
+            self.bad(path, f"unknown city {value!r} on {map_label(self.m)}")
+            return None
+        if start and not city.can_start:
+            self.bad(path, f"{city.name} is an iconic city and cannot be a starting city")
+            return None
+        return value
+
+    def route(self, path: str, value: Any, marks: dict[str, Any]) -> None:
+        """Check a route and fill in what it gives: visited, iconic, returned, cities."""
+        if not isinstance(value, list) or not value:
+            self.bad(path, f"expected a list of city ids, starting city first, got {_shown(value)}")
+            return
+        cities = [self.city(f"{path}[{i}]", c, start=i == 0) for i, c in enumerate(value)]
+        if any(c is None for c in cities):
+            return
+        from printkit import graph
+
+        check = graph.check_route(self.m, cast(list[str], cities))
+        if not check.ok:
+            self.bad(path, check.message)
+            return
+        seen = set(check.visited)
+        marks["visited"] = {
+            r.id: sum(1 for c in self.m.region_cities(r.id) if c.id in seen) for r in self.m.regions
+        }
+        marks["iconic"] = sum(1 for c in self.m.iconic_cities if c.id in seen)
+        marks["returned"] = len(value) > 1 and value[-1] == value[0]
+        marks["start_city"], marks["final_city"] = value[0], value[-1]
+
+    def player(self, i: int, doc: Any) -> PlayerMarks | None:
+        """One ``[[players]]`` table as marks, or None after recording problems."""
+        at = f"players[{i}]"
+        if not isinstance(doc, dict):
+            self.bad(at, f"expected a table with the player's name and marks, got {_shown(doc)}")
+            return None
+        before = len(self.problems)
+        for key in doc:
+            if key not in PLAYER_KEYS:
+                self.bad(f"{at}.{key}", f"unknown key (expected one of: {', '.join(PLAYER_KEYS)})")
+        name = doc.get("name")
+        if not isinstance(name, str) or not name.strip():
+            self.bad(f"{at}.name", f"expected the player's name, got {_shown(name) if 'name' in doc else 'nothing'}")
+        if "sights" in doc and "animals" in doc:
+            self.bad(f"{at}.animals", "give either sights or animals, not both")
+        fields: dict[str, Any] = {"marks": {}}
+        for key in MARK_KEYS:
+            if key in doc:
+                fields["marks"].update(self.marks(f"{at}.{key}", doc[key], key))
+        if "route" in doc:
+            for key in ROUTE_GIVES:
+                if key in doc:
+                    self.bad(f"{at}.{key}", "not allowed with route (the route gives it)")
+            self.route(f"{at}.route", doc["route"], fields)
+        self.places(at, doc, fields)
+        self.finish(at, doc, fields)
+        if len(self.problems) > before:
+            return None
+        return PlayerMarks(name=cast(str, name).strip(), **fields)
+
+    def places(self, at: str, doc: dict[str, Any], fields: dict[str, Any]) -> None:
+        """visited / returned / iconic / start_city / final_city given directly."""
+        if "visited" in doc:
+            fields["visited"] = self.visited(f"{at}.visited", doc["visited"])
+        if "returned" in doc:
+            if isinstance(doc["returned"], bool):
+                fields["returned"] = doc["returned"]
+            else:
+                self.bad(f"{at}.returned", f"expected true or false, got {_shown(doc['returned'])}")
+        if "iconic" in doc:
+            top = len(self.m.iconic_cities)
+            if not self.m.iconic_table:
+                self.bad(f"{at}.iconic", f"{map_label(self.m)} has no iconic cities")
+            else:
+                got = self.count(f"{at}.iconic", doc["iconic"], top, "iconic cities")
+                if got is not None and got > top:
+                    self.bad(f"{at}.iconic", f"{got} iconic cities visited, but the map has only {top}")
+                elif got is not None:
+                    fields["iconic"] = got
+        for key in ("start_city", "final_city"):
+            if key in doc:
+                fields[key] = self.city(f"{at}.{key}", doc[key], start=key == "start_city")
+        start = fields.get("start_city")
+        if "visited" in doc and isinstance(start, str):
+            region = self.m.city(start).region
+            if region is not None and fields.get("visited", {}).get(region, 0) < 1:
+                self.bad(f"{at}.visited.{region}", f"0 cities visited, but the starting city "
+                         f"{self.m.city(start).name} is in {self.m.region(region).name}")  # fmt: skip
+
+    def finish(self, at: str, doc: dict[str, Any], fields: dict[str, Any]) -> None:
+        """finished_turn (solo/party) and first_rare (multiplayer first bonus)."""
+        done = bool(fields.get("returned")) and end_condition_met(self.m, PlayerMarks("", **fields))
+        turns = self.m.solo.turns
+        need = f"every region needs {self.m.end_cities_per_region}+ visited and the player back at the start"
+        if "finished_turn" in doc:
+            turn = doc["finished_turn"]
+            if self.mode == "multiplayer":
+                self.bad(f"{at}.finished_turn", "only used in solo/party mode")
+            elif not _whole(turn) or not 1 <= turn <= turns:
+                self.bad(f"{at}.finished_turn", f"expected a turn 1..{turns}, got {_shown(turn)}")
+            elif not done:
+                self.bad(f"{at}.finished_turn", f"the trip is not finished ({need})")
+            else:
+                fields["finished_turn"] = turn
+        elif self.mode != "multiplayer" and done:
+            self.bad(f"{at}.finished_turn", f"missing: the trip is finished, give the turn it ended on (1..{turns})")
+        if "first_rare" in doc:
+            self.first(f"{at}.first_rare", doc["first_rare"], fields)
+
+    def first(self, path: str, value: Any, fields: dict[str, Any]) -> None:
+        """Kinds this player marked first (tracks with a first bonus only)."""
+        tracks = [t for t in self.m.tracks if t.first_bonus]
+        if not tracks:
+            self.bad(path, f"{map_label(self.m)} has no first-to-mark bonus")
+            return
+        if not isinstance(value, list):
+            self.bad(path, f"expected a list of ids like [{tracks[0].kind_ids[0]!r}], got {_shown(value)}")
+            return
+        ids = {k: t for t in tracks for k in t.kind_ids}
+        marks: Mapping[str, Mapping[str, int]] = fields["marks"]
+        firsts: set[str] = set()
+        for j, kind_id in enumerate(value):
+            where = f"{path}[{j}]"
+            if kind_id not in ids:
+                self.bad(where, f"{_shown(kind_id)} has no first bonus on {map_label(self.m)} "
+                         f"(first_rare: {', '.join(ids)})")  # fmt: skip
+            elif marks.get(ids[kind_id].id, {}).get(kind_id, 0) < 1:
+                self.bad(where, f"{kind_id!r} is not marked, so it cannot have been marked first")
+            else:
+                firsts.add(kind_id)
+        fields["first"] = frozenset(firsts)
+
+
+def players_count_problem(mode: Mode, n: int) -> str | None:
+    if n == 0:
+        return "at least one player is needed"
+    if mode == "solo" and n > 1:
+        return f"solo mode is for 1 player, got {n} (a group playing with the dice is party mode)"
+    if mode == "multiplayer" and not 2 <= n <= MAX_MULTIPLAYER:
+        hint = "one player plays solo mode" if n < 2 else f"{n} players play party mode"
+        return f"multiplayer is for 2-{MAX_MULTIPLAYER} players, got {n} ({hint})"
+    if mode == "party" and n < 2:
+        return "party mode is for 2 or more players, got 1 (one player plays solo mode)"
+    return None
+
+
+def resolve_map(value: Any, source: str, base_dir: Path) -> GameMap:
+    """The record's map: a bundled id or a map file (relative to the record)."""
+    from printkit.loader import bundled_maps, load_map
+
+    maps = bundled_maps()
+    if isinstance(value, str) and value in maps:
+        return load_map(value)
+    if isinstance(value, str) and value.endswith(".toml"):
+        path = Path(value) if Path(value).is_absolute() else base_dir / value
+        if path.is_file():
+            return load_map(str(path))
+        raise DataError([f"{source}: map: map file {str(path)!r} not found"])
+    shown = "nothing" if value is None else _shown(value)
+    raise DataError([f"{source}: map: unknown map {shown} (expected one of {', '.join(maps)}, or a .toml map file)"])
+
+
+def read_document(doc: dict[str, Any], source: str, base_dir: Path) -> tuple[GameMap, Mode, list[PlayerMarks]]:
+    """Check a whole record: map, mode and players, reporting every problem at once."""
+    problems = [f"{source}: {k}: unknown key (expected one of: {', '.join(TOP_KEYS)})" for k in doc if k not in TOP_KEYS]
+    m = resolve_map(doc.get("map"), source, base_dir)
+    players = doc.get("players")
+    if not isinstance(players, list):
+        got = "nothing" if players is None else _shown(players)
+        raise DataError([*problems, f"{source}: players: expected a list of [[players]] tables, got {got}"])
+    default: Mode = "solo" if len(players) == 1 else "party" if len(players) > MAX_MULTIPLAYER else "multiplayer"
+    mode = doc.get("mode", default)
+    if mode not in MODES:
+        raise DataError([*problems, f"{source}: mode: expected one of {', '.join(MODES)}, got {_shown(mode)}"])
+    count_problem = players_count_problem(mode, len(players))
+    if count_problem:
+        problems.append(f"{source}: players: {count_problem}")
+    reader = RecordReader(m, source, mode)
+    read = [reader.player(i, p) for i, p in enumerate(players)]
+    problems.extend(reader.problems)
+    seen: dict[str, int] = {}
+    for i, p in enumerate(read):
+        if p is not None and p.name in seen:
+            problems.append(f"{source}: players[{i}].name: {p.name!r} is already the name of players[{seen[p.name]}]")
+        elif p is not None:
+            seen[p.name] = i
+    if problems:
+        raise DataError(problems)
+    return m, mode, [p for p in read if p is not None]
+
+
+def score_document(doc: dict[str, Any], source: str, base_dir: Path) -> GameScore:
+    """Check and score an Around the World record."""
+    m, mode, players = read_document(doc, source, base_dir)
+    return score_game(m, mode, players)

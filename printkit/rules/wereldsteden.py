@@ -1,0 +1,236 @@
+"""Wereldsteden: the winning-tile dealer and the win check.
+
+Dealer: each colour's tiles form a shuffled stack. A display space is filled
+from the top of its colour's stack; a drawn tile that would lie beside an
+identical one (same type twice in a ``distinct`` group of the data: the three
+yellow spaces, the three purple spaces, Helsinki's two spaces) is put aside
+beside the board and the next one is drawn. When a stack runs out, the
+put-aside tiles of that colour are shuffled into a new stack, provided at
+least one of them fits; if no tile left can legally fill a space, the space
+stays empty until a later refill.
+
+Win check (``game = "wereldsteden"``)::
+
+    game = "wereldsteden"
+    # variant = true            # play to 8 different winning tiles
+    [[players]]
+    name = "Ann"
+    tiles = ["rug", "fan", "rug", "mask"]   # winning tiles taken, by id or name
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from printkit.errors import DataError, RuleError, StateError
+from printkit.games import Wereldsteden, load_wereldsteden
+from printkit.loader_fields import Problems, Reader, describe
+from printkit.rules.report import GameScore, PlayerScore, Section
+
+GAME = "wereldsteden"
+
+
+@dataclass(frozen=True)
+class Board:
+    """Tiles on display per space (None: empty), each colour's stack (top first) and put-aside tiles."""
+
+    display: Mapping[str, str | None]
+    stacks: Mapping[str, tuple[str, ...]]
+    aside: Mapping[str, tuple[str, ...]]
+
+
+def fits(game: Wereldsteden, display: Mapping[str, str | None], space: str, tile: str) -> bool:
+    """Whether ``tile`` on ``space`` lies beside no identical tile."""
+    return not any(
+        space in group and any(display.get(other) == tile for other in group if other != space)
+        for group in game.distinct
+    )
+
+
+def display_problems(game: Wereldsteden, display: Mapping[str, str | None]) -> list[str]:
+    """Every pair of identical tiles on display in one ``distinct`` group (empty if legal)."""
+    out = []
+    for group in game.distinct:
+        seen: dict[str, str] = {}
+        for space in group:
+            tile = display.get(space)
+            if tile is None:
+                continue
+            if tile in seen:
+                out.append(f"{seen[tile]} and {space} both show {tile}")
+            seen[tile] = space
+    return out
+
+
+def _draw(game: Wereldsteden, board: Board, space: str, rng: random.Random, log: list[str]) -> Board:
+    """Fill one empty space from its colour's stack, putting aside tiles that do not fit."""
+    colour = game.space(space).stack
+    display, stack, aside = dict(board.display), list(board.stacks[colour]), list(board.aside[colour])
+    drawn: list[str] = []
+    while True:
+        if not stack:
+            if not any(fits(game, display, space, t) for t in aside):
+                log.append(f"{space}: no {colour} tile left fits; the space stays empty")
+                break
+            stack, aside = aside, []
+            rng.shuffle(stack)
+            log.append(f"{space}: {colour} stack empty, the put-aside tiles are shuffled into a new stack")
+        tile = stack.pop(0)
+        if fits(game, display, space, tile):
+            display[space] = tile
+            aside_names = ", ".join(game.tile(t).name for t in drawn)
+            log.append(f"{space}: {game.tile(tile).name}" + (f" (put aside: {aside_names})" if drawn else ""))
+            break
+        aside.append(tile)
+        drawn.append(tile)
+    return Board(display, {**board.stacks, colour: tuple(stack)}, {**board.aside, colour: tuple(aside)})
+
+
+def fill(game: Wereldsteden, board: Board, rng: random.Random) -> tuple[Board, list[str]]:
+    """Fill every empty display space, in board order; also returns what happened."""
+    log: list[str] = []
+    for s in game.spaces:
+        if board.display.get(s.id) is None:
+            board = _draw(game, board, s.id, rng, log)
+    return board, log
+
+
+def setup(game: Wereldsteden, rng: random.Random) -> tuple[Board, list[str]]:
+    """Shuffle both stacks and deal a legal display."""
+    stacks = {}
+    for colour in game.stacks:
+        tiles = [t.id for t in game.tiles if t.stack == colour for _ in range(game.tiles_per_type)]
+        rng.shuffle(tiles)
+        stacks[colour] = tuple(tiles)
+    empty = Board({s.id: None for s in game.spaces}, stacks, {c: () for c in game.stacks})
+    return fill(game, empty, rng)
+
+
+def refill(game: Wereldsteden, board: Board, sold: Sequence[str], rng: random.Random) -> tuple[Board, list[str]]:
+    """Take the tiles sold from these spaces, then fill every empty space."""
+    display = dict(board.display)
+    for space in sold:
+        if display[space] is None:
+            raise RuleError(f"{space} has no winning tile to sell")
+        display[space] = None
+    return fill(game, Board(display, board.stacks, board.aside), rng)
+
+
+def swap(game: Wereldsteden, board: Board, a: str, b: str) -> Board:
+    """Astana: exchange two different winning tiles of the same colour on display."""
+    ta, tb = board.display[a], board.display[b]
+    if game.space(a).stack != game.space(b).stack:
+        raise RuleError(f"{a} and {b} hold tiles of different colours; Astana swaps two of the same colour")
+    if ta is None or tb is None or ta == tb:
+        raise RuleError(f"{a} and {b} must both hold a tile, and different ones, to swap")
+    display = {**board.display, a: tb, b: ta}
+    if display_problems(game, display):
+        raise RuleError(f"swapping {a} and {b} would put identical tiles side by side")
+    return Board(display, board.stacks, board.aside)
+
+
+def to_state(board: Board) -> dict[str, Any]:
+    """The JSON-ready state of the board."""
+    return {"display": dict(board.display), "stacks": {k: list(v) for k, v in board.stacks.items()},
+            "aside": {k: list(v) for k, v in board.aside.items()}}  # fmt: skip
+
+
+def from_state(game: Wereldsteden, state: dict[str, Any], path: str) -> Board:
+    """Rebuild the board from its saved state (StateError if inconsistent with the game data)."""
+    bad = StateError(f"{path}: state file is corrupt (bad Wereldsteden tile data); it was left untouched")
+    display, stacks, aside = state.get("display"), state.get("stacks"), state.get("aside")
+    if not (isinstance(display, dict) and isinstance(stacks, dict) and isinstance(aside, dict)):
+        raise bad
+    ids = {t.id: t.stack for t in game.tiles}
+    if set(display) != {s.id for s in game.spaces} or set(stacks) != set(game.stacks) or set(aside) != set(game.stacks):
+        raise bad
+    for space, tile in display.items():
+        if tile is not None and ids.get(tile) != game.space(space).stack:
+            raise bad
+    for pile in (stacks, aside):
+        for colour, tiles in pile.items():
+            if not isinstance(tiles, list) or any(ids.get(t) != colour for t in tiles):
+                raise bad
+    if display_problems(game, display):
+        raise bad
+    return Board(dict(display), {k: tuple(v) for k, v in stacks.items()}, {k: tuple(v) for k, v in aside.items()})
+
+
+# ----------------------------------------------------------------- win check
+
+
+def _join(names: Sequence[str]) -> str:
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def score_player(game: Wereldsteden, name: str, tiles: Sequence[str]) -> PlayerScore:
+    """One section: the number of different winning tiles (duplicates don't count)."""
+    different = sorted(set(tiles), key=[t.id for t in game.tiles].index)
+    dups = len(tiles) - len(different)
+    why = f"{', '.join(different) or 'none'}" + (f"; {dups} duplicate{'s' * (dups != 1)} not counted" if dups else "")
+    return PlayerScore(name, (Section("tiles", "Different winning tiles", len(different), why),))
+
+
+def score_game(game: Wereldsteden, players: Sequence[tuple[str, Sequence[str]]], variant: bool = False) -> GameScore:
+    """Who has reached 6 (variant 8) different winning tiles: that player has won."""
+    target = game.variant_win_tiles if variant else game.win_tiles
+    scores = tuple(score_player(game, name, tiles) for name, tiles in players)
+    winners = tuple(s.name for s in scores if s.total >= target)
+    mode = "variant" if variant else "standard"
+    if len(winners) > 1:
+        raise RuleError(f"{_join(list(winners))} all have {target} different winning tiles, but the game ends "
+                        "as soon as one player has them")  # fmt: skip
+    note = "" if winners else f"nobody has {target} different winning tiles yet: the game goes on"
+    return GameScore(GAME, "", mode, scores, winners, note)
+
+
+def _tile_id(game: Wereldsteden, value: Any) -> str | None:
+    if not isinstance(value, str):
+        return None
+    for t in game.tiles:
+        if value.strip().lower() in (t.id, t.name.lower()):
+            return t.id
+    return None
+
+
+def score_record(doc: dict[str, Any], source: str) -> GameScore:
+    """Check a Wereldsteden record (``game = "wereldsteden"``) for a winner."""
+    game = load_wereldsteden()
+    problems = Problems()
+    r = Reader(problems, source)
+    r.keys(doc, "", ("game", "variant", "players"))
+    variant = bool(r.boolean(doc, "variant", ""))
+    rows = r.tables(doc, "players", "")
+    if not game.min_players <= len(rows) <= game.max_players:
+        r.problem("players", f"{len(rows)} players, but {game.name} is for {game.min_players}-{game.max_players}")
+    players: list[tuple[str, list[str]]] = []
+    seen: list[str] = []
+    for path, row in rows:
+        r.keys(row, path, ("name", "tiles"))
+        name = r.string(row, "name", path)
+        raw = r.listing(row, "tiles", path, "a list of winning tiles")
+        tiles = []
+        for i, value in enumerate(raw or []):
+            tile = _tile_id(game, value)
+            if tile is None:
+                r.problem(f"{path}.tiles[{i}]", f"unknown winning tile {describe(value)} "
+                          f"(tiles: {', '.join(t.id for t in game.tiles)})")  # fmt: skip
+            tiles.append(tile or "")
+        if name is not None and name in seen:
+            r.problem(f"{path}.name", f"{name!r} is used by two players")
+        seen.append(name or "")
+        if name is not None and raw is not None:
+            players.append((name, tiles))
+    for t in game.tiles:
+        held = sum(tiles.count(t.id) for _, tiles in players)
+        if held > game.tiles_per_type:
+            r.problem("players", f"{held} {t.id} tiles taken, but the game has {game.tiles_per_type} of each type")
+    if len(problems):
+        raise DataError(problems.lines)
+    try:
+        return score_game(game, players, variant)
+    except RuleError as exc:
+        raise DataError([f"{source}: players: {exc}"]) from None

@@ -1,0 +1,73 @@
+"""`printkit roll` and `printkit turns next` import nothing heavy (timings: benchmarks/bench_startup.py)."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from printkit.cli import cli
+
+ROOT = Path(__file__).resolve().parents[1]
+HEAVY = [
+    "reportlab", "svgwrite", "jinja2", "pypdf", "pypdfium2", "pdfplumber", "PIL",
+    "tomllib", "fractions", "decimal", "printkit.loader", "printkit.model", "printkit.layout",
+]
+
+# Run the CLI in a fresh interpreter, then report which modules got imported.
+PROBE = """
+import sys
+from printkit.cli import main
+try:
+    main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+else:
+    code = 0
+modules = sorted(sys.modules)
+import json
+print(json.dumps({"code": code, "modules": modules}))
+"""
+
+
+def loaded_after(*args: str) -> tuple[int, list[str]]:
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    proc = subprocess.run([sys.executable, "-c", PROBE, *args], env=env, capture_output=True, text=True, check=True)
+    doc = json.loads(proc.stdout.splitlines()[-1])
+    return doc["code"], doc["modules"]
+
+
+def heavy_in(modules: list[str]) -> list[str]:
+    return [h for h in HEAVY if any(m == h or m.startswith(h + ".") for m in modules)]
+
+
+def test_roll_imports_nothing_heavy() -> None:
+    code, modules = loaded_after("roll", "--seed", "1")
+    assert code == 0
+    assert heavy_in(modules) == []
+    assert "printkit.rules.dice" in modules  # the probe did run the command
+    assert "json" not in modules  # only --json needs it
+
+
+@pytest.mark.parametrize("command", [["next"], ["status"], ["finish", "Ann"], ["undo"], ["history"]])
+def test_turn_commands_import_nothing_heavy(tmp_path: Path, command: list[str]) -> None:
+    state = tmp_path / "game.json"
+    runner = CliRunner()
+    assert runner.invoke(cli, ["turns", "start", "--players", "Ann,Bo", "--seed", "1", "--state", str(state)]).exit_code == 0
+    assert runner.invoke(cli, ["turns", "next", "--state", str(state)]).exit_code == 0
+    code, modules = loaded_after("turns", *command, "--state", str(state))
+    assert code == 0
+    assert heavy_in(modules) == []
+    assert "printkit.rules.turns" in modules
+
+
+def test_the_probe_would_notice_a_heavy_import(tmp_path: Path) -> None:
+    # `turns start` loads the map (tomllib, the loader): the same check flags it
+    code, modules = loaded_after("turns", "start", "--seed", "1", "--state", str(tmp_path / "g.json"))
+    assert code == 0
+    assert "tomllib" in heavy_in(modules) and "printkit.loader" in heavy_in(modules)
