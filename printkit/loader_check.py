@@ -59,7 +59,7 @@ def check_map(
     _check_unique(rd, regions, "region")
     _check_unique(rd, cities, "city")
     _check_regions(rd, regions, collect, scoring)
-    _check_cities(rd, cities, _declared(doc, "regions"), explore if explore_complete else [], projection)
+    _check_cities(rd, cities, _declared(doc, "regions"), explore if explore_complete else None, projection)
     if complete and explore_complete:
         _check_usage(rd, regions, cities, collect, explore)
     n_regions = raw_count(doc, "regions")
@@ -144,19 +144,20 @@ def _check_cities(
     rd: Reader,
     cities: list[tuple[str, model.City]],
     region_ids: list[str],
-    explore: list[model.Track],
+    explore: list[model.Track] | None,
     projection: model.Projection | None,
 ) -> None:
-    kinds = [k for t in explore for k in t.kind_ids]
+    kinds = None if explore is None else [k for t in explore for k in t.kind_ids]
     for path, c in cities:
         if c.region is not None and c.region not in region_ids:
             rd.problem(
                 f"{path}.region", f"{c.region!r} is not a region of this map (regions: {', '.join(region_ids)})"
             )
         for i, s in enumerate(c.sights):
-            if kinds and s not in kinds:
+            if kinds is not None and s not in kinds:
                 rd.problem(
-                    f"{path}.sights[{i}]", f"{s!r} is not an Explore kind of this map (kinds: {', '.join(kinds)})"
+                    f"{path}.sights[{i}]",
+                    f"{s!r} is not an Explore kind of this map (kinds: {', '.join(kinds) or 'none'})",
                 )
         if projection is not None:
             lon0, lat0, lon1, lat1 = projection.bounds

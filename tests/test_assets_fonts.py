@@ -5,28 +5,29 @@ from __future__ import annotations
 import io
 import tomllib
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Iterator, Literal
 
 import pytest
-from fontTools.fontBuilder import FontBuilder
-from fontTools.pens.ttGlyphPen import TTGlyphPen
-from fontTools.ttLib import TTFont
+from fontTools.fontBuilder import FontBuilder  # type: ignore[import-untyped]
+from fontTools.pens.ttGlyphPen import TTGlyphPen  # type: ignore[import-untyped]
+from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 
 from printkit.errors import DataError
 from printkit.layout import fonts
 from printkit.resources import asset, data_dir
 
-WEIGHTS = ("regular", "bold")
+Weight = Literal["regular", "bold"]
+WEIGHTS: tuple[Weight, ...] = ("regular", "bold")
 HARD_NAMES = "São Paulo Łódź Kraków Reykjavík İstanbul Brașov Bogotá Asunción Zürich Île-de-France Mérida Ñuñoa"
 
 
-def _reference(weight: str) -> TTFont:
-    return TTFont(str(fonts.font_file(weight)))  # type: ignore[arg-type]
+def _reference(weight: Weight) -> Any:
+    return TTFont(str(fonts.font_file(weight)))
 
 
 @pytest.mark.parametrize("weight", WEIGHTS)
-def test_font_file_is_shipped_truetype_with_licence(weight: str) -> None:
-    path = fonts.font_file(weight)  # type: ignore[arg-type]
+def test_font_file_is_shipped_truetype_with_licence(weight: Weight) -> None:
+    path = fonts.font_file(weight)
     assert path.parent == asset("fonts")
     assert path.read_bytes()[:4] == b"\x00\x01\x00\x00"  # TrueType outlines, not CFF 'OTTO'
     assert "glyf" in _reference(weight)
@@ -40,26 +41,26 @@ def test_unknown_weight_is_rejected() -> None:
 
 
 @pytest.mark.parametrize("weight", WEIGHTS)
-def test_cmap_and_vertical_metrics_match_fonttools(weight: str) -> None:
+def test_cmap_and_vertical_metrics_match_fonttools(weight: Weight) -> None:
     ref = _reference(weight)
     names = ref.getGlyphOrder()
-    m = fonts.metrics(weight)  # type: ignore[arg-type]
+    m = fonts.metrics(weight)
     assert {code: names[gid] for code, gid in m.cmap.items()} == ref.getBestCmap()
     assert m.units_per_em == ref["head"].unitsPerEm == 2048
     assert m.ascender == ref["hhea"].ascent
     assert m.descender == ref["hhea"].descent
-    assert fonts.ascent(10, weight) == pytest.approx(10 * ref["hhea"].ascent / 2048)  # type: ignore[arg-type]
+    assert fonts.ascent(10, weight) == pytest.approx(10 * ref["hhea"].ascent / 2048)
     assert fonts.descent(10, weight) > 0  # positive depth below the baseline
 
 
 @pytest.mark.parametrize("weight", WEIGHTS)
 @pytest.mark.parametrize("text", ["São Paulo", "Łódź", "İstanbul", "Brașov", "Total", "WWW iii 0123456789", ""])
-def test_text_width_matches_fonttools_advances(weight: str, text: str) -> None:
+def test_text_width_matches_fonttools_advances(weight: Weight, text: str) -> None:
     ref = _reference(weight)
     cmap = ref.getBestCmap()
     hmtx = ref["hmtx"]
     expected = sum(hmtx[cmap[ord(ch)]][0] for ch in text) * 12 / ref["head"].unitsPerEm
-    assert fonts.text_width(text, 12, weight) == pytest.approx(expected)  # type: ignore[arg-type]
+    assert fonts.text_width(text, 12, weight) == pytest.approx(expected)
 
 
 def test_bold_is_wider_and_width_scales_with_size() -> None:
@@ -127,11 +128,11 @@ def test_the_four_bundled_maps_are_checked() -> None:
 
 @pytest.mark.parametrize("weight", WEIGHTS)
 @pytest.mark.parametrize("path", MAP_FILES, ids=lambda p: Path(p).name)
-def test_every_string_in_every_map_file_has_glyphs(path: Path, weight: str) -> None:
+def test_every_string_in_every_map_file_has_glyphs(path: Path, weight: Weight) -> None:
     doc = tomllib.loads(path.read_text(encoding="utf-8"))
     missing = [
-        f"{path.name}: {field}: {value!r} lacks {fonts.missing_glyphs(value, weight)!r}"  # type: ignore[arg-type]
+        f"{path.name}: {field}: {value!r} lacks {fonts.missing_glyphs(value, weight)!r}"
         for field, value in _strings(doc, "")
-        if fonts.missing_glyphs(value, weight)  # type: ignore[arg-type]
+        if fonts.missing_glyphs(value, weight)
     ]
     assert missing == []

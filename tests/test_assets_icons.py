@@ -119,7 +119,7 @@ def test_compact_numbers_and_exponents() -> None:
 def test_quadratic_becomes_cubic_with_two_thirds_controls() -> None:
     # Q from (0,0) via (3,6) to (6,0): controls at 2/3 of the way to (3,6) -> (2,4) and (4,4)
     (_, cmd) = pathdata.parse("M0 0Q3 6 6 0")
-    assert cmd == pytest.approx(("C", 2.0, 4.0, 4.0, 4.0, 6.0, 0.0))  # type: ignore[arg-type]
+    assert cmd == pytest.approx(("C", 2.0, 4.0, 4.0, 4.0, 6.0, 0.0))
 
 
 def test_smooth_commands_reflect_the_previous_control_point() -> None:
@@ -128,7 +128,7 @@ def test_smooth_commands_reflect_the_previous_control_point() -> None:
     assert cmds[2] == ("C", 1.0, -1.0, 2.0, -1.0, 2.0, 0.0)
     t = pathdata.parse("M0 0Q1 1 2 0T4 0")
     # T reflects quadratic control (1,1) about (2,0) -> (3,-1); cubic controls 2/3 towards it
-    assert t[2] == pytest.approx(("C", 2 + 2 / 3, -2 / 3, 3 + 1 / 3, -2 / 3, 4.0, 0.0))  # type: ignore[arg-type]
+    assert t[2] == pytest.approx(("C", 2 + 2 / 3, -2 / 3, 3 + 1 / 3, -2 / 3, 4.0, 0.0))
 
 
 def _cubic(c: tuple[float, ...], p0: tuple[float, float], t: float) -> tuple[float, float]:

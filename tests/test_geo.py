@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from dataclasses import dataclass
 
 import pytest
 
@@ -221,3 +222,43 @@ def test_natural_earth_pole_is_flat_not_a_point() -> None:
     # Natural Earth has a flat pole line: 180 degrees of longitude still spans width at 90N
     assert geo.natural_earth(180.0, 90.0)[0] > 1.0
     assert math.isclose(geo.natural_earth(180.0, 90.0)[1], 1.422390506730596, rel_tol=1e-12)
+
+
+US_MAIN = Projection(name="albers", center_lon=-96.0, center_lat=37.5, parallels=(29.5, 45.5),
+                     bounds=(-125.0, 17.5, -64.0, 49.5), outline="us-states")
+US_INSETS = [
+    geo.Inset(bounds=(-170.0, 51.0, -129.0, 72.0), box=(0.0, 0.62, 0.26, 0.38)),  # Alaska
+    geo.Inset(bounds=(-161.0, 18.5, -154.5, 22.5), box=(0.27, 0.80, 0.16, 0.20)),  # Hawaii
+]
+
+
+def test_insets_take_far_places_into_their_own_boxes() -> None:
+    frame = geo.MapFrame(US_MAIN, 0.0, 0.0, 500.0, 300.0, insets=US_INSETS)
+    alaska, hawaii = frame.inset_boxes
+    # Alaska box: x 0..130, y 186..300 (0.62 * 300 = 186); Hawaii: x 135..215, y 240..300
+    assert alaska == pytest.approx((0.0, 186.0, 130.0, 114.0))
+    assert hawaii == pytest.approx((135.0, 240.0, 80.0, 60.0))
+    ax, ay, aw, ah = alaska
+    assert _inside(frame.point(61.22, -149.9), (ax, ay, ax + aw, ay + ah))  # Anchorage
+    hx, hy, hw, hh = hawaii
+    assert _inside(frame.point(21.31, -157.86), (hx, hy, hx + hw, hy + hh))  # Honolulu
+    # Denver is placed by the main frame, not an inset
+    main = geo.MapFrame(US_MAIN, 0.0, 0.0, 500.0, 300.0, insets=[])
+    assert frame.point(39.74, -104.99) == main.point(39.74, -104.99)
+    # Alaska drawn once, in its inset: the main frame leaves out rings wholly inside inset bounds
+    assert len(frame.land().commands) > len(main.land().commands)
+    assert geo.on_land("us-states", 61.22, -149.9)
+    assert _even_odd(frame.point(61.22, -149.9), _page_rings(frame))
+
+
+@dataclass(frozen=True)
+class _ProjectionWithInsets(Projection):
+    """A projection model that carries its insets (as maps/us.toml may)."""
+
+    insets: tuple[geo.Inset, ...] = ()
+
+
+def test_insets_default_to_the_projections_own() -> None:
+    proj = _ProjectionWithInsets(**{**US_MAIN.__dict__, "insets": tuple(US_INSETS)})
+    assert len(geo.MapFrame(proj, 0.0, 0.0, 500.0, 300.0).inset_boxes) == 2
+    assert geo.MapFrame(US_MAIN, 0.0, 0.0, 500.0, 300.0).inset_boxes == ()

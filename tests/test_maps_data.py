@@ -158,3 +158,17 @@ def test_json_is_whole_and_stable() -> None:
     assert ["cairo", "lagos"] in doc["routes"]
     assert doc["collect"]["kinds"][0] == {"id": "mugs", "name": "Mugs", "icon": "mug"}
     assert doc["end"] == {"cities_per_region": 1}
+
+
+def test_every_kind_icon_is_drawable(m: GameMap) -> None:
+    from printkit.layout.icons import icon_names
+
+    names = set(icon_names())
+    missing = [k.icon for t in m.tracks for k in t.kinds if k.icon not in names]
+    assert missing == []
+
+
+@pytest.mark.parametrize("name", ["world", "us", "europe"])
+def test_sights_are_balanced(name: str) -> None:
+    m = load_map(name)
+    assert Counter(s for c in m.cities for s in c.sights) == {"culture": 9, "history": 9, "nature": 9, "food": 9}

@@ -210,3 +210,41 @@ def test_typed_in_range_is_enforced(runner: CliRunner) -> None:
     assert code == 0
     assert "Error: 4 is not in the range 0<=x<=3." in out
     assert "Rating for Ann: Did You Lose Your Passport? (0 points)" in out
+
+
+def test_typed_in_tie_asks_for_cities(runner: CliRunner) -> None:
+    # Ann: Mugs row full = 6, Europe 1; Bo: Clothes row full = 6, Europe 1: tied on 6.
+    sheet = ["0"] * 8 + ["0", "0", "1", "0", "0", "0", "n"]
+    ann, bo = ["3", *sheet[1:]], ["0", "3", *sheet[2:]]
+    # first answer puts Ann's final city in Cairo (Africa, not visited): asked again
+    cities = ["london", "cairo", "london", "moscow", "london", "rome", "london", "moscow"]
+    answers = ["multiplayer", "Ann, Bo", *ann, *bo, *cities]
+    code, out, err = run(runner, "world", "--prompt", input="\n".join(answers) + "\n")
+    assert code == 0
+    assert "Error: entered marks: players[0].visited.africa: 0 cities visited, but the final city Cairo is in Africa" in err
+    # Rome and Moscow are both 1 route from London: still tied
+    assert "Winners (shared): Ann, Bo" in out
+    assert "Ann 1 route, Bo 1 route: Ann and Bo still tied, shared win" in out
+
+
+def test_typed_in_custom_map_saves_a_relative_map_path(
+    runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from printkit.resources import data_dir
+
+    for name in ("world.toml", "around-the-world.toml"):
+        (tmp_path / name).write_bytes((data_dir("maps") / name).read_bytes())
+    (tmp_path / "games").mkdir()
+    monkeypatch.chdir(tmp_path)
+    answers = ["solo", "Zed", *["0"] * 8, "0", "0", "1", "0", "0", "0", "n"]
+    code, _, _ = run(runner, "world.toml", "--prompt", "--save", "games/zed.toml", input="\n".join(answers) + "\n")
+    assert code == 0
+    assert tomllib.loads((tmp_path / "games" / "zed.toml").read_text())["map"] == "../world.toml"
+    code, out, _ = run(runner, "games/zed.toml", "--json")
+    assert (code, json.loads(out)["players"][0]["total"]) == (0, 0)
+
+
+def test_save_folder_must_exist_before_typing(runner: CliRunner, tmp_path: Path) -> None:
+    code, _, err = run(runner, "world", "--prompt", "--save", str(tmp_path / "nope" / "g.toml"), input="")
+    assert code == 2
+    assert err.splitlines()[-1] == f"Error: Invalid value for --save: folder '{tmp_path / 'nope'}' does not exist"

@@ -43,6 +43,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
 
     Ties go to the player fewest routes from their final city back to the
     start; still tied, the win is shared. Solo/party games get a rating.
+    A count beyond a row's boxes is rejected, never capped.
 
     \b
     Example:
@@ -51,6 +52,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
       printkit score world --save tonight.toml
     """
     with reported():
+        from printkit.loader import bundled_maps, load_map
         from printkit.rules import records
 
         path = Path(gamefile)
@@ -63,8 +65,6 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
                 return
             map_value = str(path.resolve())
         else:
-            from printkit.loader import bundled_maps
-
             if gamefile not in bundled_maps():
                 raise click.BadParameter(
                     f"no game file {gamefile!r}; give a game file (.toml or .json) or a map to type in "
@@ -77,8 +77,8 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
                 f"{gamefile!r} is a map, not a game file: run this in a terminal to type in the marks "
                 "(or pass --prompt), or give a game file"
             )
-        from printkit.loader import load_map
-
+        if save and not Path(save).resolve().parent.is_dir():
+            raise click.BadParameter(f"folder {str(Path(save).parent)!r} does not exist", param_hint="--save")
         m = load_map(map_value)
         doc = enter_game(m, map_value)
         result = records.score_record(doc, "entered marks")
@@ -89,7 +89,10 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
             fmt = "json" if save.lower().endswith(".json") else "toml"
             if map_value not in bundled_maps():
                 doc["map"] = os.path.relpath(map_value, Path(save).resolve().parent)
-            atomic_write(save, records.dump_record(doc, fmt).encode())
+            try:
+                atomic_write(save, records.dump_record(doc, fmt).encode())
+            except OSError as exc:
+                raise click.FileError(save, hint=exc.strerror or str(exc)) from None
             click.echo(f"Saved the game to {save}", err=True)
         show(result, as_json)
 
@@ -157,19 +160,23 @@ def break_tie(m: GameMap, doc: dict[str, Any], result: GameScore) -> tuple[GameS
     """If winners tie and some lack start/final cities, ask for them and score again."""
     from printkit.rules import records
 
-    if len(result.winners) < 2:
+    from printkit.errors import DataError
+
+    tied = [p for p in doc["players"] if p["name"] in result.winners and not p.get("returned")]
+    if len(result.winners) < 2 or not tied:
         return result, doc
-    asked = False
     city_ids = click.Choice([c.id for c in m.cities])
-    for p in doc["players"]:
-        if p["name"] in result.winners and not p.get("returned"):
-            click.echo(f"Tie: where are {p['name']}'s starting and final cities? (city ids, e.g. {m.cities[0].id})")
+    click.echo(f"Tie on {max(p.total for p in result.players)} points: the player closest to their start wins.")
+    while True:
+        for p in tied:
+            click.echo(f"{p['name']}: starting and final city (city ids, e.g. {m.cities[0].id})")
             p["start_city"] = click.prompt("  Starting city", type=city_ids, show_choices=False)
             p["final_city"] = click.prompt("  Final city", type=city_ids, show_choices=False)
-            asked = True
-    if not asked:
-        return result, doc
-    return records.score_record(doc, "entered marks"), doc
+        try:
+            return records.score_record(doc, "entered marks"), doc
+        except DataError as exc:
+            for line in exc.problems:
+                click.echo(f"Error: {line}", err=True)
 
 
 def show(result: GameScore, as_json: bool) -> None:

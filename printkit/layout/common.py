@@ -186,7 +186,7 @@ def wrap(value: str, width: float, size: float = BODY_SIZE, weight: FontWeight =
 
 def paragraph(
     x: float, y: float, width: float, value: str, size: float = BODY_SIZE,
-    weight: FontWeight = "regular", fill: str = INK, leading: float = 1.25,
+    weight: FontWeight = "regular", fill: str = INK, leading: float = 1.4,
 ) -> tuple[list[Item], float]:
     """Wrapped text whose first line's top is at ``y``; returns (items, height used)."""
     items: list[Item] = []
@@ -225,9 +225,13 @@ def item_box(item: Item) -> Box | None:
         half = item.style.width / 2 if item.style.stroke else 0.0
         return Box(item.cx - item.r, item.cy - item.r, 2 * item.r, 2 * item.r).grow(half)
     if isinstance(item, Line):
+        # butt caps: the stroke widens a line only across its direction
         half = item.style.width / 2
+        dx, dy = abs(item.x2 - item.x1), abs(item.y2 - item.y1)
+        length = (dx * dx + dy * dy) ** 0.5 or 1.0
+        gx, gy = half * dy / length, half * dx / length
         x, y = min(item.x1, item.x2), min(item.y1, item.y2)
-        return Box(x, y, abs(item.x2 - item.x1), abs(item.y2 - item.y1)).grow(half)
+        return Box(x - gx, y - gy, dx + 2 * gx, dy + 2 * gy)
     if isinstance(item, Icon):
         return Box(item.x, item.y, item.size, item.size)
     if isinstance(item, Path):
@@ -261,12 +265,12 @@ def overlapping_texts(items: Iterable[Item], pad: float = 0.0) -> list[tuple[Tex
     return pairs
 
 
-def outside(items: Iterable[Item], area: Box) -> list[Item]:
-    """Items not entirely within ``area``."""
+def outside(items: Iterable[Item], area: Box, tol: float = 1.0) -> list[Item]:
+    """Items not within ``area``; a stroke may straddle its edge by ``tol`` points."""
     found: list[Item] = []
     for item in items:
         box = item_box(item)
-        if box is not None and not box.inside(area):
+        if box is not None and not box.inside(area, tol):
             found.append(item)
     return found
 

@@ -213,11 +213,13 @@ class MapFrame:
         self.x, self.y, self.w, self.h = x, y, w, h
         if insets is None:
             insets = tuple(getattr(projection, "insets", ()))
-        self.insets: tuple[tuple[tuple[float, float, float, float], MapFrame], ...] = tuple(
-            (tuple(i.bounds), MapFrame(replace(projection, bounds=tuple(i.bounds)),  # type: ignore[arg-type]
-                                       x + i.box[0] * w, y + i.box[1] * h, i.box[2] * w, i.box[3] * h, insets=()))
-            for i in insets
-        )
+        frames: list[tuple[tuple[float, float, float, float], MapFrame]] = []
+        for inset in insets:
+            b0, b1, b2, b3 = (float(v) for v in inset.bounds)
+            fx, fy, fw, fh = (float(v) for v in inset.box)
+            sub = replace(projection, bounds=(b0, b1, b2, b3))
+            frames.append(((b0, b1, b2, b3), MapFrame(sub, x + fx * w, y + fy * h, fw * w, fh * h, insets=())))
+        self.insets = tuple(frames)
         """(lon/lat bounds, frame) of each inset."""
         px0, py0, px1, py1 = self._projected_bounds()
         self.scale = min(w / (px1 - px0), h / (py1 - py0))

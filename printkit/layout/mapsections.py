@@ -165,12 +165,12 @@ def regions_block(m: GameMap) -> Block:
             pts = [str(p) for p in rs.table[1:]]
             cw = min(22.0, (w - 64 - 44) / max(1, len(counts)))
             items.append(text(x + 58, yy + 9, "regions", SMALL, anchor="end", fill=GREY))
-            items.append(text(x + 58, yy + 21, "points", SMALL, anchor="end", fill=GREY))
+            items.append(text(x + 58, yy + 22.5, "points", SMALL, anchor="end", fill=GREY))
             for i, (c, p) in enumerate(zip(counts, pts)):
                 cx = x + 64 + i * cw + cw / 2
                 items.append(text(cx, yy + 9, c, BODY_SIZE, anchor="middle"))
-                items.append(text(cx, yy + 21, p, BODY_SIZE, "bold", "middle"))
-            yy += 26
+                items.append(text(cx, yy + 22.5, p, BODY_SIZE, "bold", "middle"))
+            yy += 27.5
         elif rs.mode == "majority":
             items.append(fitted(x, yy + 9, f"Tied for most: {rs.tied} each. Solo: reward if all visited.",
                                 w - 50, BODY_SIZE))

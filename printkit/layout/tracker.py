@@ -120,7 +120,7 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
 
     head, hh = section_header(x, y, w, f"Turns 1-{m.solo.turns}", "token starts on 1")
     items += head
-    spaces, sh = _turn_spaces(x, y + hh + 2, w, m.solo.turns, 62.0 if height > 830 else 50.0)
+    spaces, sh = _turn_spaces(x, y + hh + 2, w, m.solo.turns, 56.0 if height > 830 else 46.0)
     items += spaces
     y += hh + 2 + sh + 16
 
@@ -151,7 +151,7 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
     head, hh = section_header(x, y, w, "How did you do?", "your total")
     items += head
     rows = _rating_rows(m)
-    row_h = 16.0
+    row_h = 15.0
     cells: dict[tuple[int, int], str] = {(0, 0): "Points", (0, 1): "Rating"}
     for i, (span, title) in enumerate(rows, start=1):
         cells[(i, 0)] = span

@@ -130,7 +130,8 @@ class RecordReader:
     def route(self, path: str, value: Any, marks: dict[str, Any]) -> None:
         """Check a route and fill in what it gives: visited, iconic, returned, cities."""
         if not isinstance(value, list) or not value:
-            self.bad(path, f"expected a list of city ids, starting city first, got {_shown(value)}")
+            got = "an empty list" if value == [] else _shown(value)
+            self.bad(path, f"expected a list of city ids, starting city first, got {got}")
             return
         cities = [self.city(f"{path}[{i}]", c, start=i == 0) for i, c in enumerate(value)]
         if any(c is None for c in cities):
@@ -201,12 +202,12 @@ class RecordReader:
         for key in ("start_city", "final_city"):
             if key in doc:
                 fields[key] = self.city(f"{at}.{key}", doc[key], start=key == "start_city")
-        start = fields.get("start_city")
-        if "visited" in doc and isinstance(start, str):
-            region = self.m.city(start).region
+        for key, what in (("start_city", "starting"), ("final_city", "final")):
+            city = fields.get(key)
+            region = self.m.city(city).region if isinstance(city, str) and "visited" in doc else None
             if region is not None and fields.get("visited", {}).get(region, 0) < 1:
-                self.bad(f"{at}.visited.{region}", f"0 cities visited, but the starting city "
-                         f"{self.m.city(start).name} is in {self.m.region(region).name}")  # fmt: skip
+                self.bad(f"{at}.visited.{region}", f"0 cities visited, but the {what} city "
+                         f"{self.m.city(cast(str, city)).name} is in {self.m.region(region).name}")  # fmt: skip
 
     def finish(self, at: str, doc: dict[str, Any], fields: dict[str, Any]) -> None:
         """finished_turn (solo/party) and first_rare (multiplayer first bonus)."""

@@ -1,0 +1,132 @@
+"""Globetrotting passport: 9 flights with a running total, then every scoring section.
+
+One page per player. Games of 1-2 players get the Festival section, 3-4
+players the Travel Companion section (by the number of names or --players).
+Every number comes from ``maps/globetrotting.toml``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from printkit.games import Globetrotting, load_globetrotting
+from printkit.layout import fonts
+from printkit.layout.common import (
+    BODY_SIZE,
+    GREY,
+    INK,
+    LIGHT,
+    MARGIN,
+    checkbox,
+    fitted,
+    name_line,
+    pack,
+    page_size,
+    paragraph,
+    section_header,
+    table,
+    text,
+    title_block,
+)
+from printkit.layout.primitives import Document, Item, Rect, Style
+
+SHADED = Style(stroke=None, fill=LIGHT)
+FRAME = Style(stroke=INK, width=1.2)
+BOX = 26.0
+
+
+def _flights(game: Globetrotting, x: float, y: float, w: float) -> tuple[list[Item], float]:
+    """Flight boxes with a running-total line under them; returns (items, height)."""
+    label_w = 86.0
+    col = (w - label_w) / game.flights
+    cells = {(0, 0): "Flight", (1, 0): "Airfare", (2, 0): "Running total"}
+    cells.update({(0, i + 1): str(i + 1) for i in range(game.flights)})
+    heights = [20.0, 30.0, 30.0]
+    items: list[Item] = [Rect(x, y, w, heights[0], SHADED)]
+    items += table(x, y, [label_w] + [col] * game.flights, heights, cells, bold_rows=[0], bold_cols=[0])
+    items.append(Rect(x, y, w, sum(heights), FRAME))
+    return items, sum(heights)
+
+
+def _row(x: float, y: float, label: str, hint: str, label_w: float) -> list[Item]:
+    return [fitted(x, y + 12, label, label_w - 8, 10.5, "bold"), fitted(x, y + 24, hint, label_w - 8, 7.5, fill=GREY)]
+
+
+def _points_box(x: float, y: float) -> list[Item]:
+    return [checkbox(x, y, BOX), text(x - 4, y + BOX / 2 + 3.5, "=", BODY_SIZE, anchor="end", fill=GREY)]
+
+
+def passport(names: list[str], paper: str) -> Document:
+    """One passport page per player."""
+    game = load_globetrotting()
+    width, height = page_size(paper)
+    x, w = MARGIN, width - 2 * MARGIN
+    festivals = game.uses_festivals(max(1, len(names)))
+    items: list[Item] = []
+    block, h = title_block(x, MARGIN, w, "Globetrotting", "Passport - 9 flights, then score")
+    items += block
+    y = MARGIN + h + 12
+    line, slot = name_line(x, y, min(300.0, w))
+    items += line
+    y += 34
+    head, hh = section_header(x, y, w, "Flights", "write each airfare, then the running total")
+    items += head
+    y += hh + 4
+    grid, gh = _flights(game, x, y, w)
+    items += grid
+    y += gh + 8
+    items += _row(x, y, "Total airfare", "the last running total; lower wins ties", 200)
+    items += _points_box(x + w - BOX, y)
+    y += 44
+
+    head, hh = section_header(x, y, w, "Fulfillment points")
+    items += head
+    y += hh + 6
+    label_w = 200.0
+    rows: list[tuple[str, str]] = [
+        ("Airfare bonus", f"{game.airfare_bonus} per other player who spent more (ties do not count)"),
+        ("Global objectives", f"{game.objective_first} if first turn anyone did it, else {game.objective_later}"),
+        ("Bucket list", f"printed points of each completed card (up to {game.bucket_cards_max})"),
+        ("Festivals", f"a 1 per festival, at most {game.festivals_per_season} per season") if festivals else
+        ("Travel Companions", "a 1 per season shared with each neighbour"),
+    ]  # fmt: skip
+    row_h = 46.0
+    for r, (label, hint) in enumerate(rows):
+        ry = y + r * row_h
+        if r % 2 == 0:
+            items.append(Rect(x, ry, w, row_h, SHADED))
+        items += _row(x + 6, ry + 6, label, hint, label_w)
+        items += _points_box(x + w - BOX - 6, ry + (row_h - BOX) / 2)
+        bx = x + label_w + 6
+        by = ry + (row_h - 22) / 2
+        if label == "Global objectives":
+            for i in range(game.objectives_in_play):
+                ox = bx + i * 130
+                label_text = f"#{i + 1}  turn"
+                tw = fonts.text_width(label_text, BODY_SIZE)
+                items += [text(ox, by + 14.5, label_text, BODY_SIZE), checkbox(ox + tw + 4, by, 22)]
+                items += [text(ox + tw + 32, by + 14.5, "pts", BODY_SIZE), checkbox(ox + tw + 52, by, 22)]
+        elif label == "Bucket list":
+            items += [checkbox(bx + i * 27, by, 22) for i in range(game.bucket_cards_max)]
+        elif label != "Airfare bonus":
+            per = game.festivals_per_season if festivals else game.companions_per_season
+            for s, season in enumerate(game.seasons):
+                sx = bx + s * 80
+                items.append(text(sx, by - 2, season, 7.5, fill=GREY))
+                items += [checkbox(sx + i * 24, by + 2, 20) for i in range(per)]
+    y += len(rows) * row_h
+    items.append(Rect(x, y - len(rows) * row_h, w, len(rows) * row_h, FRAME))
+    y += 8
+    items.append(Rect(x, y, w, 40, Style(stroke=INK, fill=LIGHT, width=1.4)))
+    items.append(text(x + 8, y + 26, "Total", 16, "bold"))
+    items.append(checkbox(x + w - 40, y + 5, 30))
+    y += 52
+    notes = ("Game end: after 9 flights. Add up your airfare and reveal it, then your fulfillment points. "
+             "Most points wins; tied: lower total airfare; still tied: shared victory. "
+             "Solo against Abby: `printkit abby` keeps her passport.")  # fmt: skip
+    para, _ = paragraph(x, y, w, notes, BODY_SIZE, fill=GREY)
+    items += para
+    return pack(width, height, items, names, slot, "Globetrotting - passport", "globetrotting-passport")
+
+
+SHEETS: dict[str, Callable[[list[str], str], Document]] = {"passport": passport}

@@ -1,0 +1,175 @@
+"""The PDF, SVG and PNG backends, on small hand-made documents; outputs parsed."""
+
+from __future__ import annotations
+
+import io
+import struct
+import xml.etree.ElementTree as ET
+import zlib
+from pathlib import Path
+
+import pypdf
+import pytest
+from PIL import Image
+
+from printkit import backends
+from printkit.backends.png import encode_png
+from printkit.layout.primitives import (
+    Circle,
+    Document,
+    Form,
+    Icon,
+    Line,
+    Page,
+    Path as PathItem,
+    Rect,
+    Style,
+    Symbol,
+    Text,
+    UseForm,
+)
+
+SVG = "{http://www.w3.org/2000/svg}"
+TRIANGLE = Symbol("star", (PathItem((("M", 0.5, 0.0), ("L", 1.0, 1.0), ("L", 0.0, 1.0), ("Z",)),
+                                    Style(stroke=None, fill="#000000")),))
+
+
+def _doc(pages: int = 2, title: str = "Test sheet") -> Document:
+    shared = Form("sheet", (
+        Rect(40, 40, 200, 100, Style(stroke="#000000", fill="#dddddd")),
+        Circle(100, 200, 10),
+        Line(40, 300, 300, 300, Style(dash=(3, 2))),
+        PathItem((("M", 50, 400), ("L", 150, 400), ("L", 100, 480), ("Z",)), Style(fill="#cccccc"), even_odd=True),
+        Text(60, 80, "Łódź İstanbul Brașov", 12, "bold"),
+        Icon("star", 300, 100, 20),
+    ))
+    return Document(
+        595.28, 841.89,
+        tuple(Page((UseForm("sheet"), Text(60, 700, f'Player <b>&"{i}"', 12)), f"p{i}") for i in range(pages)),
+        (shared,), (TRIANGLE,), title,
+    )
+
+
+def test_pdf_has_every_page_text_and_embedded_font() -> None:
+    data = backends.render(_doc(3), "pdf")[0]
+    reader = pypdf.PdfReader(io.BytesIO(data))
+    assert len(reader.pages) == 3
+    assert [round(float(v), 2) for v in reader.pages[0].mediabox] == [0, 0, 595.28, 841.89]
+    texts = [p.extract_text() for p in reader.pages]
+    assert all("Łódź İstanbul Brașov" in t for t in texts)
+    assert 'Player <b>&"2"' in texts[2]
+    fonts = {}
+    for page in reader.pages:
+        for _, ref in page["/Resources"]["/Font"].items():
+            font = ref.get_object()
+            fonts[str(font["/BaseFont"])] = font
+    assert fonts, "no fonts"
+    for name, font in fonts.items():
+        descriptor = font["/FontDescriptor"] if "/FontDescriptor" in font else None
+        assert descriptor is not None and "/FontFile2" in descriptor, f"{name} is not embedded"
+        assert "OpenSans" in name
+
+
+def test_pdf_is_byte_identical_and_draws_the_form_once() -> None:
+    one = backends.render(_doc(1), "pdf")[0]
+    assert one == backends.render(_doc(1), "pdf")[0]
+    many = backends.render(_doc(60), "pdf")[0]
+    reader = pypdf.PdfReader(io.BytesIO(many))
+    forms = {ref.idnum for page in reader.pages for ref in page["/Resources"]["/XObject"].values()}
+    assert len(forms) == 1  # one sheet form object, placed by all 60 pages
+    assert len(many) < 5 * len(one)
+
+
+def test_pdf_flips_y_to_the_top_left_origin() -> None:
+    doc = Document(200, 100, (Page((Text(10, 20, "top", 10),)),))
+    page = pypdf.PdfReader(io.BytesIO(backends.render(doc, "pdf")[0])).pages[0]
+    seen: list[float] = []
+    page.extract_text(visitor_text=lambda t, cm, tm, fd, fs: seen.append(tm[5]) if t.strip() else None)
+    assert seen == [80.0]  # baseline 20 pt below the top of a 100 pt page
+
+
+def test_svg_is_well_formed_escapes_text_and_reuses_defs() -> None:
+    doc = _doc(2)
+    files = backends.render(doc, "svg")
+    assert len(files) == 2
+    root = ET.fromstring(files[1])
+    assert root.get("viewBox") == "0 0 595.28 841.89"
+    assert root.get("width") == "595.28pt"
+    texts = [t.text for t in root.iter(f"{SVG}text")]
+    assert 'Player <b>&"1"' in texts
+    assert "Łódź İstanbul Brașov" in texts
+    assert b"&lt;b&gt;&amp;" in files[1]
+    defs = root.find(f"{SVG}defs")
+    assert defs is not None
+    assert [s.get("id") for s in defs.iter(f"{SVG}symbol")] == ["icon-star"]
+    assert [g.get("id") for g in defs.iter(f"{SVG}g")] == ["form-sheet"]
+    uses = [u.get("{http://www.w3.org/1999/xlink}href") for u in root.iter(f"{SVG}use")]
+    assert uses.count("#form-sheet") == 1 and uses.count("#icon-star") == 1
+    assert "Open Sans" in (root.get("font-family") or "")
+    path = next(p for p in root.iter(f"{SVG}path") if p.get("fill-rule"))
+    assert path.get("fill-rule") == "evenodd" and path.get("d") == "M50 400L150 400L100 480Z"
+    assert files == backends.render(doc, "svg")
+
+
+def test_png_size_not_blank_and_deterministic() -> None:
+    files = backends.render(_doc(2), "png")
+    assert len(files) == 2
+    img = Image.open(io.BytesIO(files[0]))
+    assert img.size == (1241, 1754)  # A4 (595.28 x 841.89 pt) at 150 dpi, rounded up by the rasteriser
+    assert img.mode == "RGB"
+    grey = img.convert("L")
+    assert grey.getpixel((5, 5)) == 255  # white paper
+    # the shared rectangle (40..240 x 40..140 pt) is grey: sample its middle at 150/72 px per pt
+    assert 200 < grey.getpixel((int(200 * 150 / 72), int(120 * 150 / 72))) < 240
+    assert grey.getextrema()[0] < 60  # black text and lines are there
+    assert files == backends.render(_doc(2), "png")
+
+
+def test_encode_png_round_trips() -> None:
+    # 2 x 2 pixels, rows padded to a stride of 9 bytes (the padding must be dropped)
+    rgb = bytes([255, 0, 0, 0, 255, 0]) + b"..." + bytes([0, 0, 255, 9, 9, 9]) + b"..."
+    data = encode_png(rgb, 2, 2, 9, 72)
+    img = Image.open(io.BytesIO(data))
+    assert [img.getpixel((x, y)) for y in range(2) for x in range(2)] == [(255, 0, 0), (0, 255, 0), (0, 0, 255), (9, 9, 9)]
+    ihdr = data[8:33]
+    assert struct.unpack(">I", ihdr[-4:])[0] == zlib.crc32(ihdr[4:-4])
+
+
+@pytest.mark.parametrize("name,fmt,expected", [
+    ("sheet.pdf", None, "pdf"), ("sheet.SVG", None, "svg"), ("a/b.png", None, "png"),
+    ("sheet.pdf", "png", "png"), ("-", None, "pdf"), (None, "SVG", "svg"),
+])
+def test_format_from_option_or_extension(name: str | None, fmt: str | None, expected: str) -> None:
+    assert backends.format_for(name, fmt) == expected
+
+
+def test_unknown_extension_is_reported() -> None:
+    with pytest.raises(backends.OutputError) as err:
+        backends.format_for("sheet.docx", None)
+    assert str(err.value) == "sheet.docx: cannot tell the format from the extension .docx; use .pdf, .svg or .png, or give --format"
+
+
+def test_many_pages_to_one_stream_is_refused() -> None:
+    with pytest.raises(backends.OutputError) as err:
+        backends.write(_doc(2), "svg", io.BytesIO())
+    assert "SVG gives one file per page and this document has 2 pages" in str(err.value)
+
+
+def test_numbered_files_and_atomic_replace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "sheet.svg"
+    paths = backends.write(_doc(3), "svg", target)
+    assert [p.name for p in paths] == ["sheet-01.svg", "sheet-02.svg", "sheet-03.svg"]
+    single = tmp_path / "one.pdf"
+    single.write_bytes(b"old contents")
+    backends.write(_doc(1), "pdf", single)
+    assert single.read_bytes().startswith(b"%PDF-")
+
+    def broken(*args: object, **kwargs: object) -> list[bytes]:
+        raise RuntimeError("interrupted")
+
+    before = single.read_bytes()
+    monkeypatch.setattr(backends, "render", broken)
+    with pytest.raises(RuntimeError):
+        backends.write(_doc(1), "pdf", single)
+    assert single.read_bytes() == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["one.pdf", "sheet-01.svg", "sheet-02.svg", "sheet-03.svg"]

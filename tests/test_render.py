@@ -1,0 +1,183 @@
+"""`printkit render` end to end: real files parsed back (pypdf, xml.etree, Pillow)."""
+
+from __future__ import annotations
+
+import io
+import sys
+import types
+import xml.etree.ElementTree as ET
+from pathlib import Path
+
+import pypdf
+import pytest
+from click.testing import CliRunner
+from PIL import Image
+
+from printkit.cli import cli
+from printkit.layout.common import page_size
+from printkit.layout.primitives import Document, Page, Text
+from printkit.loader import bundled_maps, load_map
+
+SVG = "{http://www.w3.org/2000/svg}"
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def run(runner: CliRunner, *args: str) -> tuple[int, str, str]:
+    result = runner.invoke(cli, ["render", *args])
+    return result.exit_code, result.stdout, result.stderr
+
+
+def test_three_player_world_pack(runner: CliRunner, tmp_path: Path) -> None:
+    out = tmp_path / "pack.pdf"
+    code, stdout, stderr = run(runner, "map", "world", "--names", "Ann,Bo,Cy", "-o", str(out))
+    assert code == 0, stderr
+    assert stdout == f"Wrote {out} (3 pages, PDF, A4)\n"
+    assert stderr == ""  # no progress bar when stderr is not a terminal
+    reader = pypdf.PdfReader(out)
+    assert len(reader.pages) == 3
+    m = load_map("world")
+    for page, name in zip(reader.pages, ("Ann", "Bo", "Cy")):
+        assert [round(float(v), 2) for v in page.mediabox[2:]] == [841.89, 595.28]  # A4 landscape
+        words = page.extract_text()
+        assert name in words
+        for city in m.cities:
+            assert city.name in words, city.name
+    (form,) = reader.pages[0]["/Resources"]["/XObject"].values()  # the shared sheet
+    font_names = {str(f.get_object()["/BaseFont"]) for f in form.get_object()["/Resources"]["/Font"].values()}
+    assert font_names and all("OpenSans" in n for n in font_names)
+
+
+def test_same_inputs_give_identical_bytes(runner: CliRunner, tmp_path: Path) -> None:
+    for fmt in ("pdf", "svg", "png"):
+        a, b = tmp_path / f"a.{fmt}", tmp_path / f"b.{fmt}"
+        assert run(runner, "map", "europe", "--names", "Ann", "-o", str(a))[0] == 0
+        assert run(runner, "map", "europe", "--names", "Ann", "-o", str(b))[0] == 0
+        assert a.read_bytes() == b.read_bytes(), fmt
+
+
+@pytest.fixture(scope="module")
+def rendered(tmp_path_factory: pytest.TempPathFactory) -> dict[tuple[str, str, str, str], Path]:
+    """Every sheet of every bundled map, in every format, on both papers."""
+    runner = CliRunner()
+    out = tmp_path_factory.mktemp("sheets")
+    files: dict[tuple[str, str, str, str], Path] = {}
+    for map_id in bundled_maps():
+        for kind in ("map", "tracker", "scorepad"):
+            for paper in ("a4", "letter"):
+                for fmt in ("pdf", "svg", "png"):
+                    target = out / f"{kind}-{map_id}-{paper}.{fmt}"
+                    result = runner.invoke(cli, ["render", kind, map_id, "--paper", paper, "-o", str(target)])
+                    assert result.exit_code == 0, result.output
+                    files[(kind, map_id, paper, fmt)] = target
+    return files
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+@pytest.mark.parametrize("kind", ["map", "tracker", "scorepad"])
+@pytest.mark.parametrize("map_id", bundled_maps())
+def test_every_sheet_in_every_format(rendered: dict[tuple[str, str, str, str], Path], map_id: str,
+                                     kind: str, paper: str) -> None:
+    w, h = page_size(paper, landscape=kind == "map")
+    pdf = pypdf.PdfReader(rendered[(kind, map_id, paper, "pdf")])
+    assert len(pdf.pages) == 1
+    assert [round(float(v), 2) for v in pdf.pages[0].mediabox[2:]] == [round(w, 2), round(h, 2)]
+    svg = ET.parse(rendered[(kind, map_id, paper, "svg")]).getroot()
+    assert svg.get("viewBox") == f"0 0 {w:g} {h:g}"
+    img = Image.open(rendered[(kind, map_id, paper, "png")])
+    assert abs(img.size[0] - w * 150 / 72) <= 1 and abs(img.size[1] - h * 150 / 72) <= 1
+    grey = img.convert("L")
+    lo, hi = grey.getextrema()
+    assert (lo, hi) == (0, 255) or (lo < 40 and hi == 255)  # black ink on white paper
+    dark = sum(grey.histogram()[:128])
+    assert dark > img.size[0] * img.size[1] * 0.005  # not blank
+
+
+@pytest.mark.parametrize("map_id", bundled_maps())
+def test_svg_has_a_circle_per_city_and_a_line_per_route(rendered: dict[tuple[str, str, str, str], Path],
+                                                        map_id: str) -> None:
+    m = load_map(map_id)
+    root = ET.parse(rendered[("map", map_id, "a4", "svg")]).getroot()
+    form = root.find(f"{SVG}defs/{SVG}g[@id='form-map']")
+    assert form is not None
+    circles = [c for c in form.iter(f"{SVG}circle") if c.get("r") == "4.6"]
+    assert len(circles) == len(m.cities) - len(m.iconic_cities)
+    routes = [ln for ln in form.iter(f"{SVG}line") if ln.get("stroke-dasharray") == "3 2"]
+    assert len(routes) == len(m.routes) + 1  # and one in the key
+    names = [t.text for t in form.iter(f"{SVG}text")]
+    assert all(c.name in names for c in m.cities)
+
+
+def test_city_names_are_escaped_in_svg(runner: CliRunner, tmp_path: Path) -> None:
+    source = (ROOT / "maps" / "world.toml").read_text(encoding="utf-8")
+    custom = tmp_path / "custom.toml"
+    custom.write_text(source.replace('name = "Vancouver"', 'name = "<b>&\\"x\\""'), encoding="utf-8")
+    out = tmp_path / "custom.svg"
+    code, _, stderr = run(runner, "map", str(custom), "-o", str(out))
+    assert code == 0, stderr
+    root = ET.parse(out).getroot()  # well-formed
+    assert '<b>&"x"' in [t.text for t in root.iter(f"{SVG}text")]
+    assert b"&lt;b&gt;&amp;" in out.read_bytes()
+
+
+def test_svg_and_png_packs_are_one_file_per_page(runner: CliRunner, tmp_path: Path) -> None:
+    code, stdout, _ = run(runner, "map", "us", "--players", "3", "--format", "png", "-o", str(tmp_path / "us.png"))
+    assert code == 0
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["us-01.png", "us-02.png", "us-03.png"]
+    assert stdout == f"Wrote {tmp_path / 'us-01.png'} ... us-03.png (3 pages, PNG, A4)\n"
+
+
+def test_default_output_and_stdout(runner: CliRunner) -> None:
+    with runner.isolated_filesystem():
+        code, stdout, _ = run(runner, "scorepad", "south-america", "--names", "Ann,Bo", "--paper", "letter")
+        assert code == 0
+        assert stdout == "Wrote output/scorepad-south-america-letter-2players.pdf (1 page, PDF, LETTER)\n"
+        reader = pypdf.PdfReader("output/scorepad-south-america-letter-2players.pdf")
+        assert [round(float(v)) for v in reader.pages[0].mediabox[2:]] == [612, 792]
+        text = reader.pages[0].extract_text()
+        assert "Ann" in text and "Bo" in text and "Common animals" in text
+    result = runner.invoke(cli, ["render", "tracker", "world", "-o", "-"])
+    assert result.exit_code == 0
+    reader = pypdf.PdfReader(io.BytesIO(result.stdout_bytes))
+    assert "Turn tracker" in reader.pages[0].extract_text()
+
+
+@pytest.mark.parametrize("args,code,message", [
+    (["poster", "world"], 2, "Error: no sheet 'poster' for an Around the World map; choose one of: map, tracker, scorepad"),
+    (["map", "atlantis"], 1, "Error: 'atlantis' is not a bundled map"),
+    (["map", "world", "-o", "sheet.docx"], 2,
+     "sheet.docx: cannot tell the format from the extension .docx; use .pdf, .svg or .png, or give --format"),
+    (["map", "world", "--players", "2", "--names", "Ann,Bo,Cy"], 2,
+     "Error: --players 2 does not match the 3 names given; give one of them"),
+    (["map", "world", "--players", "2", "--format", "svg", "-o", "-"], 2,
+     "Error: SVG gives one file per page and this sheet has 2 pages; use -o PATH (or --format pdf) instead of -o -"),
+    (["map", "world", "--names", " , "], 2, "give at least one name"),
+    (["map", "world", "--paper", "a3"], 2, "Invalid value for '--paper'"),
+    (["map", "world", "-o", "no/such/folder/x.pdf"], 2, "folder 'no/such/folder' does not exist"),
+])
+def test_bad_input_is_one_clear_line(runner: CliRunner, args: list[str], code: int, message: str) -> None:
+    with runner.isolated_filesystem():
+        result = runner.invoke(cli, ["render", *args])
+    assert result.exit_code == code
+    assert message in result.stderr
+    assert "Traceback" not in result.stderr
+
+
+def test_other_games_sheets_are_dispatched(runner: CliRunner, tmp_path: Path,
+                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    calls: list[tuple[list[str], str]] = []
+
+    def card(names: list[str], paper: str) -> Document:
+        calls.append((names, paper))
+        return Document(200, 100, tuple(Page((Text(10, 50, n or "blank", 12),)) for n in names))
+
+    fake = types.ModuleType("printkit.layout.globetrotting_sheets")
+    fake.SHEETS = {"card": card}  # type: ignore[attr-defined]
+    monkeypatch.setitem(sys.modules, "printkit.layout.globetrotting_sheets", fake)
+    out = tmp_path / "card.pdf"
+    code, _, stderr = run(runner, "card", "globetrotting", "--names", "Ann,Bo", "--paper", "letter", "-o", str(out))
+    assert code == 0, stderr
+    assert calls == [(["Ann", "Bo"], "letter")]
+    assert len(pypdf.PdfReader(out).pages) == 2
+    code, _, stderr = run(runner, "map", "globetrotting")
+    assert code == 2
+    assert "Error: no sheet 'map' for globetrotting; choose one of: card" in stderr
