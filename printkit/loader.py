@@ -18,6 +18,7 @@ from printkit import model
 from printkit.errors import DataError
 from printkit.loader_check import check_map, raw_count
 from printkit.loader_fields import Problems, Reader
+from printkit.loader_projection import read_projection
 from printkit.resources import data_dir
 
 GAME = "around-the-world"
@@ -34,8 +35,6 @@ TRACK_KEYS = (
 KIND_KEYS = ("id", "name", "icon")
 REGION_KEYS = ("id", "name", "souvenirs", "reward")
 CITY_KEYS = ("id", "name", "lat", "lon", "region", "sights", "iconic")
-PROJECTION_KEYS = ("name", "center_lon", "center_lat", "parallels", "bounds", "outline")
-PROJECTIONS = ("natural-earth", "albers", "laea")
 SCORING_KEYS = ("mode", "table", "points", "tied")
 SCORING_MODES = ("table", "per_region", "majority")
 SOLO_KEYS = ("turns", "ratings")
@@ -150,7 +149,7 @@ def build_map(doc: dict[str, Any], source: str, shared: dict[str, Any], shared_s
 
     map_id = rd.ident(doc, "id", "")
     name = rd.string(doc, "name", "")
-    projection = _projection(rd, doc)
+    projection = read_projection(rd, doc)
 
     collect_doc = rd.table(doc, "collect", "") or {}
     shared_collect = sh.table(shared, "collect", "", required=False) or {}
@@ -211,35 +210,6 @@ def build_map(doc: dict[str, Any], source: str, shared: dict[str, Any], shared_s
         projection=projection or model.Projection(name="natural-earth"),
         iconic_table=iconic_table,
         source=source,
-    )
-
-
-def _projection(rd: Reader, doc: dict[str, Any]) -> model.Projection | None:
-    t = rd.table(doc, "projection", "", required=False)
-    if t is None:
-        return None
-    rd.keys(t, "projection", PROJECTION_KEYS)
-    before = len(rd.problems)
-    name = rd.string(t, "name", "projection")
-    if name is not None and name not in PROJECTIONS:
-        rd.problem("projection.name", f"{name!r} is not a projection (expected one of: {', '.join(PROJECTIONS)})")
-    center_lon = rd.number(t, "center_lon", "projection", required=False)
-    center_lat = rd.number(t, "center_lat", "projection", required=False)
-    parallels = rd.numbers(t, "parallels", "projection", 2)
-    bounds = rd.numbers(t, "bounds", "projection", 4)
-    if bounds is not None and not (bounds[0] < bounds[2] and bounds[1] < bounds[3]):
-        rd.problem("projection.bounds", "expected [lon_min, lat_min, lon_max, lat_max] with min < max")
-    outline = rd.string(t, "outline", "projection", required=False)
-    if len(rd.problems) > before:
-        return None
-    default = model.Projection(name="natural-earth")
-    return model.Projection(
-        name=name,  # type: ignore[arg-type]  # checked against PROJECTIONS above
-        center_lon=default.center_lon if center_lon is None else center_lon,
-        center_lat=default.center_lat if center_lat is None else center_lat,
-        parallels=default.parallels if parallels is None else (parallels[0], parallels[1]),
-        bounds=default.bounds if bounds is None else (bounds[0], bounds[1], bounds[2], bounds[3]),
-        outline=outline or default.outline,
     )
 
 

@@ -159,14 +159,17 @@ def _check_cities(
                     f"{path}.sights[{i}]",
                     f"{s!r} is not an Explore kind of this map (kinds: {', '.join(kinds) or 'none'})",
                 )
-        if projection is not None:
+        if projection is not None and not any(
+            b[0] <= c.lon <= b[2] and b[1] <= c.lat <= b[3]
+            for b in (projection.bounds, *(i.bounds for i in projection.insets))
+        ):
             lon0, lat0, lon1, lat1 = projection.bounds
-            if not (lon0 <= c.lon <= lon1 and lat0 <= c.lat <= lat1):
-                rd.problem(
-                    path,
-                    f"{c.name} at lat {c.lat:g}, lon {c.lon:g} lies outside projection.bounds "
-                    f"[{lon0:g}, {lat0:g}, {lon1:g}, {lat1:g}]",
-                )
+            also = " or any projection.insets bounds" if projection.insets else ""
+            rd.problem(
+                path,
+                f"{c.name} at lat {c.lat:g}, lon {c.lon:g} lies outside projection.bounds "
+                f"[{lon0:g}, {lat0:g}, {lon1:g}, {lat1:g}]{also}",
+            )
 
 
 def _check_usage(

@@ -145,8 +145,23 @@ class SoloRules:
 
 
 @dataclass(frozen=True)
+class Inset:
+    """A far-off area (Alaska, Hawaii) drawn in its own small box on the map.
+
+    ``bounds`` is the lon/lat area it shows (lon_min, lat_min, lon_max, lat_max);
+    ``box`` is where it sits, as fractions (x, y, w, h) of the map box, y down.
+    """
+
+    bounds: tuple[float, float, float, float]
+    box: tuple[float, float, float, float]
+
+
+@dataclass(frozen=True)
 class Projection:
-    """How the map sheet projects latitude/longitude (parameters in degrees)."""
+    """How the map sheet projects latitude/longitude (parameters in degrees).
+
+    Places inside an inset's bounds are drawn in that inset's box instead.
+    """
 
     name: Literal["natural-earth", "albers", "laea"]
     center_lon: float = 0.0
@@ -154,6 +169,7 @@ class Projection:
     parallels: tuple[float, float] = (0.0, 0.0)
     bounds: tuple[float, float, float, float] = (-180.0, -60.0, 180.0, 85.0)
     outline: str = "world"
+    insets: tuple[Inset, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -284,6 +300,7 @@ class GameMap:
                 "parallels": list(self.projection.parallels),
                 "bounds": list(self.projection.bounds),
                 "outline": self.projection.outline,
+                "insets": [{"bounds": list(i.bounds), "box": list(i.box)} for i in self.projection.insets],
             },
         }
 

@@ -7,10 +7,12 @@ import struct
 import xml.etree.ElementTree as ET
 import zlib
 from pathlib import Path
+from typing import cast
 
 import pypdf
 import pytest
 from PIL import Image
+from pypdf.generic import DictionaryObject
 
 from printkit import backends
 from printkit.backends.png import encode_png
@@ -21,12 +23,14 @@ from printkit.layout.primitives import (
     Icon,
     Line,
     Page,
-    Path as PathItem,
     Rect,
     Style,
     Symbol,
     Text,
     UseForm,
+)
+from printkit.layout.primitives import (
+    Path as PathItem,
 )
 
 SVG = "{http://www.w3.org/2000/svg}"
@@ -60,7 +64,8 @@ def test_pdf_has_every_page_text_and_embedded_font() -> None:
     assert 'Player <b>&"2"' in texts[2]
     fonts = {}
     for page in reader.pages:
-        for _, ref in page["/Resources"]["/Font"].items():
+        resources = cast(DictionaryObject, page["/Resources"])
+        for _, ref in cast(DictionaryObject, resources["/Font"]).items():
             font = ref.get_object()
             fonts[str(font["/BaseFont"])] = font
     assert fonts, "no fonts"
@@ -75,7 +80,8 @@ def test_pdf_is_byte_identical_and_draws_the_form_once() -> None:
     assert one == backends.render(_doc(1), "pdf")[0]
     many = backends.render(_doc(60), "pdf")[0]
     reader = pypdf.PdfReader(io.BytesIO(many))
-    forms = {ref.idnum for page in reader.pages for ref in page["/Resources"]["/XObject"].values()}
+    forms = {ref.idnum for page in reader.pages
+             for ref in cast(DictionaryObject, cast(DictionaryObject, page["/Resources"])["/XObject"]).values()}
     assert len(forms) == 1  # one sheet form object, placed by all 60 pages
     assert len(many) < 5 * len(one)
 
@@ -120,8 +126,10 @@ def test_png_size_not_blank_and_deterministic() -> None:
     grey = img.convert("L")
     assert grey.getpixel((5, 5)) == 255  # white paper
     # the shared rectangle (40..240 x 40..140 pt) is grey: sample its middle at 150/72 px per pt
-    assert 200 < grey.getpixel((int(200 * 150 / 72), int(120 * 150 / 72))) < 240
-    assert grey.getextrema()[0] < 60  # black text and lines are there
+    inside = grey.getpixel((int(200 * 150 / 72), int(120 * 150 / 72)))
+    assert isinstance(inside, int) and 200 < inside < 240
+    darkest = grey.getextrema()[0]
+    assert isinstance(darkest, int) and darkest < 60  # black text and lines are there
     assert files == backends.render(_doc(2), "png")
 
 
@@ -130,7 +138,8 @@ def test_encode_png_round_trips() -> None:
     rgb = bytes([255, 0, 0, 0, 255, 0]) + b"..." + bytes([0, 0, 255, 9, 9, 9]) + b"..."
     data = encode_png(rgb, 2, 2, 9, 72)
     img = Image.open(io.BytesIO(data))
-    assert [img.getpixel((x, y)) for y in range(2) for x in range(2)] == [(255, 0, 0), (0, 255, 0), (0, 0, 255), (9, 9, 9)]
+    pixels = [img.getpixel((x, y)) for y in range(2) for x in range(2)]
+    assert pixels == [(255, 0, 0), (0, 255, 0), (0, 0, 255), (9, 9, 9)]
     ihdr = data[8:33]
     assert struct.unpack(">I", ihdr[-4:])[0] == zlib.crc32(ihdr[4:-4])
 
@@ -146,7 +155,9 @@ def test_format_from_option_or_extension(name: str | None, fmt: str | None, expe
 def test_unknown_extension_is_reported() -> None:
     with pytest.raises(backends.OutputError) as err:
         backends.format_for("sheet.docx", None)
-    assert str(err.value) == "sheet.docx: cannot tell the format from the extension .docx; use .pdf, .svg or .png, or give --format"
+    assert str(err.value) == (
+        "sheet.docx: cannot tell the format from the extension .docx; use .pdf, .svg or .png, or give --format"
+    )
 
 
 def test_many_pages_to_one_stream_is_refused() -> None:

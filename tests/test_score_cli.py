@@ -248,3 +248,18 @@ def test_save_folder_must_exist_before_typing(runner: CliRunner, tmp_path: Path)
     code, _, err = run(runner, "world", "--prompt", "--save", str(tmp_path / "nope" / "g.toml"), input="")
     assert code == 2
     assert err.splitlines()[-1] == f"Error: Invalid value for --save: folder '{tmp_path / 'nope'}' does not exist"
+
+
+def test_table_rows_are_the_union_of_sections() -> None:
+    from printkit.cli.score_cmd import format_table
+    from printkit.rules.report import GameScore, PlayerScore, Section
+
+    a = PlayerScore("Ann", (Section("tours", "Tours", 12, "x"), Section("bonus", "Bonus", 3, "y")))
+    b = PlayerScore("Bo", (Section("tours", "Tours", 15, "z"),))
+    lines = format_table(GameScore("globetrotting", "", "multiplayer", (a, b), ("Bo",)))
+    assert lines[:9] == [
+        "Globetrotting: multiplayer", "",
+        "       Ann  Bo", "-----  ---  --",
+        "Tours   12  15", "Bonus    3   -",
+        "-----  ---  --", "Total   15  15", "",
+    ]  # fmt: skip

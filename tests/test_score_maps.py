@@ -203,9 +203,18 @@ def test_custom_map_file_relative_to_the_record(tmp_path: Path) -> None:
 
 
 def test_other_games_are_dispatched(tmp_path: Path) -> None:
-    with pytest.raises(DataError) as info:
-        score('game = "wereldsteden"\nplayers = 3\n', tmp_path)
-    assert all(line.startswith(str(tmp_path / "game.toml")) for line in info.value.problems)
+    text = 'game = "trekking-the-world"\n[[players]]\nname = "Ann"\ntours = [22, 9]\nencounters = [3]\n' \
+           'suitcase_columns = 2\nmoney = 1\n[[players]]\nname = "Bo"\ntours = [15]\nsuitcase = 10\nmoney = 3\n'  # fmt: skip
+    game = score(text, tmp_path)
+    # Trekking's own scorer: Ann 22 + 9 + 3 + 3 (2 suitcase columns) = 37, Bo 15 + 10 = 25
+    assert (game.game, [p.total for p in game.players], game.winners) == ("trekking-the-world", [37, 25], ("Ann",))
+
+
+def test_unavailable_game_module_is_a_clear_error(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setitem(records.OTHER_GAMES, "trekking-the-world", "no_such_module")
+    assert problems('game = "trekking-the-world"\n', tmp_path) == [
+        "game: scoring trekking-the-world is not available in this printkit"
+    ]
 
 
 def test_dump_toml_round_trips() -> None:

@@ -10,7 +10,8 @@ import pytest
 from PIL import Image
 
 from printkit import backends
-from printkit.layout.common import flatten, outside, overlapping_texts, page_size, printable_area
+from printkit.layout.boxes import flatten, outside, overlapping_texts
+from printkit.layout.common import page_size, printable_area
 from printkit.layout.primitives import Text
 from printkit.layout.trekking_sheets import SHEETS, scorepad
 

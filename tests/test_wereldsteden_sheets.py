@@ -11,7 +11,8 @@ from click.testing import CliRunner
 from PIL import Image
 
 from printkit.cli import cli
-from printkit.layout.common import flatten, outside, overlapping_texts, printable_area
+from printkit.layout.boxes import flatten, outside, overlapping_texts
+from printkit.layout.common import printable_area
 from printkit.layout.primitives import Rect, Text
 from printkit.layout.wereldsteden_sheets import aid, tracker
 

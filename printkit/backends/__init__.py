@@ -7,8 +7,8 @@ are imported only by the backend that is used.
 from __future__ import annotations
 
 import os
-from pathlib import Path
 from collections.abc import Callable
+from pathlib import Path
 from typing import BinaryIO, Literal
 
 from printkit.errors import PrintkitError

@@ -92,7 +92,7 @@ def _show(game: Wereldsteden, board: Board) -> None:
         click.echo(f"  {s.stack:<7} {s.city:<{width}}  {shown}")
     for colour in game.stacks:
         aside = board.aside[colour]
-        extra = f", put aside: {', '.join(aside)}" if aside else ""
+        extra = f", put aside: {', '.join(game.tile(t).name for t in aside)}" if aside else ""
         click.echo(f"  {colour} stack: {len(board.stacks[colour])} tiles left{extra}")
 
 

@@ -12,6 +12,13 @@ from dataclasses import dataclass
 
 from printkit.errors import PrintkitError
 from printkit.layout import fonts
+from printkit.layout.boxes import Box as Box  # re-exported for sheet modules and tests
+from printkit.layout.boxes import flatten as flatten
+from printkit.layout.boxes import item_box as item_box
+from printkit.layout.boxes import outside as outside
+from printkit.layout.boxes import overlapping_texts as overlapping_texts
+from printkit.layout.boxes import segment_boxes as segment_boxes
+from printkit.layout.boxes import text_box as text_box
 from printkit.layout.primitives import (
     Anchor,
     Circle,
@@ -22,7 +29,6 @@ from printkit.layout.primitives import (
     Item,
     Line,
     Page,
-    Path,
     Rect,
     Style,
     Symbol,
@@ -66,48 +72,6 @@ def page_size(paper: str, landscape: bool = False) -> tuple[float, float]:
     except KeyError:
         raise LayoutError(f"unknown paper {paper!r}; expected one of: {', '.join(PAPERS)}") from None
     return (h, w) if landscape else (w, h)
-
-
-@dataclass(frozen=True)
-class Box:
-    """An axis-aligned box (top-left x, y; width, height)."""
-
-    x: float
-    y: float
-    w: float
-    h: float
-
-    @property
-    def right(self) -> float:
-        """x of the right edge."""
-        return self.x + self.w
-
-    @property
-    def bottom(self) -> float:
-        """y of the bottom edge."""
-        return self.y + self.h
-
-    def intersects(self, other: Box, pad: float = 0.0) -> bool:
-        """Whether the boxes overlap (touching edges do not count); ``pad`` grows self."""
-        return (
-            self.x - pad < other.right
-            and other.x < self.right + pad
-            and self.y - pad < other.bottom
-            and other.y < self.bottom + pad
-        )
-
-    def inside(self, other: Box, tol: float = 0.01) -> bool:
-        """Whether this box lies within ``other``."""
-        return (
-            self.x >= other.x - tol
-            and self.y >= other.y - tol
-            and self.right <= other.right + tol
-            and self.bottom <= other.bottom + tol
-        )
-
-    def grow(self, d: float) -> Box:
-        """The box enlarged by ``d`` on every side."""
-        return Box(self.x - d, self.y - d, self.w + 2 * d, self.h + 2 * d)
 
 
 def printable_area(width: float, height: float) -> Box:
@@ -160,14 +124,6 @@ def name_text(
     return text(x, y, shown, fsize, "bold", anchor)
 
 
-def text_box(t: Text) -> Box:
-    """The box a Text covers: advance width by ascent + descent."""
-    w = fonts.text_width(t.text, t.size, t.weight)
-    left = t.x - (w / 2 if t.anchor == "middle" else w if t.anchor == "end" else 0.0)
-    top = t.y - fonts.ascent(t.size, t.weight)
-    return Box(left, top, w, fonts.ascent(t.size, t.weight) + fonts.descent(t.size, t.weight))
-
-
 def wrap(value: str, width: float, size: float = BODY_SIZE, weight: FontWeight = "regular") -> list[str]:
     """Greedy word wrap of ``value`` into lines no wider than ``width``."""
     lines: list[str] = []
@@ -197,82 +153,6 @@ def paragraph(
             items.append(text(x, base + i * step, line, size, weight, fill=fill))
     lines = len(wrap(value, width, size, weight))
     return items, (lines - 1) * step + fonts.ascent(size, weight) + fonts.descent(size, weight)
-
-
-# ---------------------------------------------------------------- boxes of items
-
-
-def _path_box(p: Path, sx: float = 1.0, ox: float = 0.0, oy: float = 0.0) -> Box | None:
-    xs: list[float] = []
-    ys: list[float] = []
-    for cmd in p.commands:
-        nums = [float(v) for v in cmd[1:]]
-        xs.extend(ox + v * sx for v in nums[0::2])
-        ys.extend(oy + v * sx for v in nums[1::2])
-    if not xs:
-        return None
-    return Box(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys))
-
-
-def item_box(item: Item) -> Box | None:
-    """The box an item covers on the page (strokes included); None for UseForm."""
-    if isinstance(item, Text):
-        return text_box(item)
-    if isinstance(item, Rect):
-        half = item.style.width / 2 if item.style.stroke else 0.0
-        return Box(item.x, item.y, item.w, item.h).grow(half)
-    if isinstance(item, Circle):
-        half = item.style.width / 2 if item.style.stroke else 0.0
-        return Box(item.cx - item.r, item.cy - item.r, 2 * item.r, 2 * item.r).grow(half)
-    if isinstance(item, Line):
-        # butt caps: the stroke widens a line only across its direction
-        half = item.style.width / 2
-        dx, dy = abs(item.x2 - item.x1), abs(item.y2 - item.y1)
-        length = (dx * dx + dy * dy) ** 0.5 or 1.0
-        gx, gy = half * dy / length, half * dx / length
-        x, y = min(item.x1, item.x2), min(item.y1, item.y2)
-        return Box(x - gx, y - gy, dx + 2 * gx, dy + 2 * gy)
-    if isinstance(item, Icon):
-        return Box(item.x, item.y, item.size, item.size)
-    if isinstance(item, Path):
-        box = _path_box(item)
-        half = item.style.width / 2 if item.style.stroke else 0.0
-        return box.grow(half) if box else None
-    return None
-
-
-def flatten(items: Iterable[Item], forms: Sequence[Form] = ()) -> list[Item]:
-    """Items with every UseForm replaced by its form's items."""
-    by_name = {f.name: f for f in forms}
-    out: list[Item] = []
-    for item in items:
-        if isinstance(item, UseForm):
-            out.extend(flatten(by_name[item.name].items, forms))
-        else:
-            out.append(item)
-    return out
-
-
-def overlapping_texts(items: Iterable[Item], pad: float = 0.0) -> list[tuple[Text, Text]]:
-    """Pairs of Text items whose boxes intersect."""
-    texts = [i for i in items if isinstance(i, Text)]
-    boxes = [text_box(t) for t in texts]
-    pairs: list[tuple[Text, Text]] = []
-    for i in range(len(texts)):
-        for j in range(i + 1, len(texts)):
-            if boxes[i].intersects(boxes[j], pad):
-                pairs.append((texts[i], texts[j]))
-    return pairs
-
-
-def outside(items: Iterable[Item], area: Box, tol: float = 1.0) -> list[Item]:
-    """Items not within ``area``; a stroke may straddle its edge by ``tol`` points."""
-    found: list[Item] = []
-    for item in items:
-        box = item_box(item)
-        if box is not None and not box.inside(area, tol):
-            found.append(item)
-    return found
 
 
 # ---------------------------------------------------------------- building blocks
@@ -448,12 +328,6 @@ class LabelPlacer:
                         self.block(box)
                         return candidate
         return None
-
-
-def segment_boxes(x1: float, y1: float, x2: float, y2: float, step: float = 3.0) -> list[Box]:
-    """Small boxes along a line, to keep labels off it."""
-    n = max(1, int(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 / step))
-    return [Box(x1 + (x2 - x1) * i / n - 0.8, y1 + (y2 - y1) * i / n - 0.8, 1.6, 1.6) for i in range(n + 1)]
 
 
 # ---------------------------------------------------------------- documents

@@ -21,15 +21,24 @@ from printkit.layout.common import (
     LabelPlacer,
     LayoutError,
     name_line,
-    segment_boxes,
-    text_box,
     pack,
     page_size,
+    segment_boxes,
     text,
+    text_box,
     title_block,
 )
 from printkit.layout.mapsections import blocks, measure
-from printkit.layout.primitives import Circle, Document, Icon, Item, Line, Rect, Style, Text
+from printkit.layout.primitives import (
+    Circle,
+    Document,
+    Icon,
+    Item,
+    Line,
+    Rect,
+    Style,
+    Text,
+)
 from printkit.model import City, GameMap
 
 SECTION_W = 236.0

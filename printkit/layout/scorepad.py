@@ -8,9 +8,9 @@ from printkit.layout.common import (
     GREY,
     INK,
     LIGHT,
-    LayoutError,
     MARGIN,
     THIN,
+    LayoutError,
     document,
     fitted,
     name_text,
@@ -19,7 +19,16 @@ from printkit.layout.common import (
     text,
     title_block,
 )
-from printkit.layout.primitives import Document, Form, Item, Line, Page, Rect, Style, UseForm
+from printkit.layout.primitives import (
+    Document,
+    Form,
+    Item,
+    Line,
+    Page,
+    Rect,
+    Style,
+    UseForm,
+)
 from printkit.model import GameMap, Track
 
 PLAYERS_PER_PAGE = 6

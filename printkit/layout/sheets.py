@@ -2,8 +2,8 @@
 
 SUBJECT is an Around the World map (a bundled id or a ``.toml`` path), whose
 kinds are in :data:`SHEETS`, or another game ("trekking-the-world",
-"globetrotting", "wereldsteden"), whose module
-``printkit.layout.<game>_sheets`` exposes its own ``SHEETS`` of
+"globetrotting", "wereldsteden"), whose module in :data:`GAME_MODULES`
+(``printkit/layout/trekking_sheets.py``, ...) exposes its own ``SHEETS`` of
 ``builder(names, paper)``.
 """
 
@@ -19,7 +19,12 @@ from printkit.layout.primitives import Document
 SheetBuilder = Callable[[str, list[str], str], Document]
 GameSheetBuilder = Callable[[list[str], str], Document]
 
-OTHER_GAMES: tuple[str, ...] = ("trekking-the-world", "globetrotting", "wereldsteden")
+GAME_MODULES: dict[str, str] = {
+    "trekking-the-world": "printkit.layout.trekking_sheets",
+    "globetrotting": "printkit.layout.globetrotting_sheets",
+    "wereldsteden": "printkit.layout.wereldsteden_sheets",
+}
+OTHER_GAMES: tuple[str, ...] = tuple(GAME_MODULES)
 
 
 class UnknownSheet(LayoutError):
@@ -53,7 +58,7 @@ SHEETS: dict[str, SheetBuilder] = {"map": _map_sheet, "tracker": _tracker, "scor
 
 def game_sheets(game: str) -> dict[str, GameSheetBuilder]:
     """The SHEETS registry of another game's sheet module."""
-    module_name = f"printkit.layout.{game.replace('-', '_')}_sheets"
+    module_name = GAME_MODULES[game]
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as exc:

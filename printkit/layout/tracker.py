@@ -7,8 +7,8 @@ from printkit.layout.common import (
     BODY_SIZE,
     GREY,
     INK,
-    LayoutError,
     MARGIN,
+    LayoutError,
     die_face,
     fitted,
     pack,
@@ -19,9 +19,10 @@ from printkit.layout.common import (
     text,
     title_block,
 )
-from printkit.layout.primitives import Document, Item, Line, Rect, Style
+from printkit.layout.primitives import Document, Item, Rect, Style
 from printkit.model import GameMap
 from printkit.rules import dice
+
 
 def _action_help(m: GameMap) -> dict[str, str]:
     """What each action means on this map."""

@@ -243,7 +243,7 @@ class RecordReader:
         firsts: set[str] = set()
         for j, kind_id in enumerate(value):
             where = f"{path}[{j}]"
-            if kind_id not in ids:
+            if not isinstance(kind_id, str) or kind_id not in ids:
                 self.bad(where, f"{_shown(kind_id)} has no first bonus on {map_label(self.m)} "
                          f"(first_rare: {', '.join(ids)})")  # fmt: skip
             elif marks.get(ids[kind_id].id, {}).get(kind_id, 0) < 1:
