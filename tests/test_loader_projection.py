@@ -73,10 +73,13 @@ def test_array_of_tables_form_and_no_insets(tmp_path: Path) -> None:
 def test_city_outside_the_bounds_and_every_inset(tmp_path: Path) -> None:
     no_inset = GOOD.replace("  { bounds = [-30.0, 60.0, -10.0, 70.0], box = [0.0, 0.0, 0.2, 0.25] },\n", "")
     assert load(tmp_path, no_inset) == [
-        "bad.toml: cities[0]: Reykjavík at lat 64.15, lon -21.94 lies outside projection.bounds "
-        "[-60, -40, 120, 60] or any projection.insets bounds",
+        (
+            "bad.toml: cities[0]: Reykjavík at lat 64.15, lon -21.94 lies outside projection.bounds "
+            "[-60, -40, 120, 60] or any projection.insets bounds"
+        ),
     ]
-    assert load(tmp_path, no_inset.replace("insets = [\n  { bounds = [150, -50, 160, -40], box = [0.8, 0.75, 0.2, 0.25] },\n]\n", "")) == [
+    no_insets = no_inset[: no_inset.index("insets = [")]
+    assert load(tmp_path, no_insets) == [
         "bad.toml: cities[0]: Reykjavík at lat 64.15, lon -21.94 lies outside projection.bounds [-60, -40, 120, 60]",
     ]
 
@@ -125,6 +128,7 @@ def test_overlapping_insets(tmp_path: Path) -> None:
         "{ bounds = [100, 0, 110, 10], box = [0.2, 0.2, 0.3, 0.3] }",
         "{ bounds = [110, 0, 120, 10], box = [0.7, 0.7, 0.3, 0.3] }",  # shares edges only: fine
     )) == [
-        "bad.toml: projection.insets[1].bounds: overlaps projection.insets[0].bounds (a place can be in only one inset)",
+        ("bad.toml: projection.insets[1].bounds: overlaps projection.insets[0].bounds"
+         " (a place can be in only one inset)"),
         "bad.toml: projection.insets[2].box: overlaps projection.insets[0].box",
     ]  # fmt: skip

@@ -61,8 +61,9 @@ def test_routes_are_sensible_geography(m: GameMap) -> None:
 
 
 def test_cities_inside_sheet_bounds(m: GameMap) -> None:
-    lon0, lat0, lon1, lat1 = m.projection.bounds
-    assert all(lon0 <= c.lon <= lon1 and lat0 <= c.lat <= lat1 for c in m.cities)
+    areas = (m.projection.bounds, *(i.bounds for i in m.projection.insets))
+    for c in m.cities:
+        assert sum(lon0 <= c.lon <= lon1 and lat0 <= c.lat <= lat1 for lon0, lat0, lon1, lat1 in areas) >= 1, c.name
 
 
 def test_collect_is_four_souvenirs_by_three(m: GameMap) -> None:
@@ -107,6 +108,55 @@ def test_us() -> None:
     assert (m.region_scoring.mode, m.region_scoring.points) == ("per_region", 3)
     p = m.projection
     assert (p.name, p.parallels, p.center_lat, p.center_lon, p.outline) == ("albers", (29.5, 45.5), 37.5, -96.0, "us-states")
+    assert p.bounds == (-125.0, 17.5, -64.0, 49.5)
+    assert [i.bounds for i in p.insets] == [(-170.0, 51.0, -129.0, 72.0), (-161.0, 18.5, -154.5, 22.5)]
+
+
+def _inside(pt: tuple[float, float], box: tuple[float, float, float, float], margin: float = 0.0) -> bool:
+    x, y, w, h = box
+    return x + margin <= pt[0] <= x + w - margin and y + margin <= pt[1] <= y + h - margin
+
+
+def _route_clearance(a: tuple[float, float], b: tuple[float, float], p: tuple[float, float]) -> float:
+    """Distance from page point p to the segment a-b."""
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t = max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / (dx * dx + dy * dy)))
+    return math.hypot(a[0] + t * dx - p[0], a[1] + t * dy - p[1])
+
+
+@pytest.mark.parametrize("size", [(500.0, 300.0), (480.0, 330.0)])  # about the A4 and Letter map boxes
+def test_us_sheet_places_every_city_in_the_frame_or_its_inset(size: tuple[float, float]) -> None:
+    from printkit.layout.geo import MapFrame, outline
+
+    m = load_map("us")
+    w, h = size
+    frame = MapFrame(m.projection, 0.0, 0.0, w, h)
+    alaska, hawaii = frame.inset_boxes
+    pts = {c.id: frame.point(c.lat, c.lon) for c in m.cities}
+    assert all(_inside(p, (0.0, 0.0, w, h), margin=5.0) for p in pts.values())  # a city circle fits
+    assert _inside(pts["anchorage"], alaska, margin=5.0)
+    assert _inside(pts["honolulu"], hawaii, margin=5.0)
+    for c in m.cities:  # San Juan, Washington D.C. and the 18 others: mainland frame, under no inset
+        if c.id not in ("anchorage", "honolulu"):
+            assert _inside(pts[c.id], frame.content), c.name
+            assert not any(_inside(pts[c.id], (x - 5, y - 5, bw + 10, bh + 10)) for x, y, bw, bh in (alaska, hawaii))
+    # Seattle/San Francisco to Boston spans 65% of the width (about 40% with Alaska and Hawaii in one frame)
+    xs = [pts[c.id][0] for c in m.cities if c.region is not None]
+    assert max(xs) - min(xs) > 0.6 * w
+    # no mainland coast under an inset box: land rings outside both insets' bounds stay clear of them
+    main = MapFrame(m.projection, 0.0, 0.0, w, h, insets=())
+    for ring in outline("us-states")["rings"]:
+        lonlat = list(zip(ring[0::2], ring[1::2]))
+        if any(all(i.bounds[0] <= lo <= i.bounds[2] and i.bounds[1] <= la <= i.bounds[3] for lo, la in lonlat)
+               for i in m.projection.insets):
+            continue
+        assert not any(_inside(main.point(la, lo), box) for lo, la in lonlat for box in (alaska, hawaii))
+    # the long routes out of the insets pass no third city (circle radius 4.6 pt) too closely
+    for r in m.routes:
+        if {r.a, r.b} & {"anchorage", "honolulu"}:
+            for c in m.cities:
+                if c.id not in (r.a, r.b):
+                    assert _route_clearance(pts[r.a], pts[r.b], pts[c.id]) > 6.5, (r, c.name)
 
 
 def test_europe() -> None:
