@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 
 class PrintkitError(Exception):
     """Base class: a problem a user can fix, reported without a traceback."""
@@ -15,6 +17,27 @@ class DataError(PrintkitError):
     def __init__(self, problems: list[str]) -> None:
         self.problems = list(problems)
         super().__init__("\n".join(self.problems))
+
+
+class UnknownMapError(DataError):
+    """A map name that is neither a bundled map id nor the path of a .toml file.
+
+    The message is worded here once; the command line turns it into a usage
+    error for the option or argument that named the map (exit status 2), a
+    game file reports it as ``<file>: map: <message>`` (exit status 1).
+    """
+
+    def __init__(self, name: object, bundled: Sequence[str]) -> None:
+        self.name = name
+        self.bundled = tuple(bundled)
+        self.message = self.describe(name, bundled)
+        super().__init__([self.message])
+
+    @staticmethod
+    def describe(name: object, bundled: Sequence[str]) -> str:
+        """``unknown map 'mars'; choose one of world, ..., or give the path of a .toml map file``."""
+        what = "no map given" if name is None else f"unknown map {name!r}"
+        return f"{what}; choose one of {', '.join(bundled)}, or give the path of a .toml map file"
 
 
 class StateError(PrintkitError):

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Any
 
 from printkit import model
-from printkit.errors import DataError
+from printkit.errors import DataError, UnknownMapError
 from printkit.loader_check import check_map, raw_count
 from printkit.loader_fields import Problems, Reader
 from printkit.loader_projection import read_projection
@@ -108,11 +108,14 @@ def is_map_path(name_or_path: str) -> bool:
 
 
 def map_path(name_or_path: str) -> Path:
-    """The file behind a bundled map id, or ``name_or_path`` itself when it names a file."""
+    """The file behind a bundled map id, or ``name_or_path`` itself when it names a file.
+
+    Raises UnknownMapError for a name that is neither.
+    """
     if not is_map_path(name_or_path):
         known = bundled_maps()
         if name_or_path not in known:
-            raise DataError([f"{name_or_path!r} is not a bundled map (bundled: {', '.join(known)})"])
+            raise UnknownMapError(name_or_path, known)
         return data_dir("maps") / f"{name_or_path}.toml"
     return Path(name_or_path)
 

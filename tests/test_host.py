@@ -120,7 +120,8 @@ def test_unwritable_output(runner: CliRunner, tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--map", "mars"], "Error: Invalid value for '--map': unknown map 'mars'; choose one of "),
+        (["--map", "mars"], "Error: Invalid value for '--map': unknown map 'mars'; choose one of world, us, "
+         "europe, south-america, or give the path of a .toml map file\n"),
         (["--seed", "x"], "Error: Invalid value for '--seed': 'x' is not a valid integer."),
         (["--players", "Ann,ANN"], "Error: Invalid value for '--players': player name 'ANN' is given twice"),
     ],

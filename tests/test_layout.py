@@ -74,7 +74,7 @@ def test_map_sheet_shows_every_city_route_and_sight(map_id: str, paper: str) -> 
     assert len(routes) == len(m.routes) + 1  # plus the one in the key
     icons = [i.name for i in items if isinstance(i, Icon)]
     assert icons.count("shield") == len(m.iconic_cities) + (2 if m.iconic_cities else 0)  # key + section
-    sights = [i for i in items if isinstance(i, Icon) and i.size <= mapsheet.SIGHT]
+    sights = [i for i in items if isinstance(i, Icon) and i.size in mapsheet.SIGHTS]
     assert len(sights) == sum(len(c.sights) for c in m.cities)
     # labels on the map are readable: at least 7 pt
     assert min(i.size for i in items if isinstance(i, Text)) >= 7.0

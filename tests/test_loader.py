@@ -6,7 +6,7 @@ from pathlib import Path
 
 import pytest
 
-from printkit.errors import DataError
+from printkit.errors import DataError, UnknownMapError
 from printkit.loader import bundled_maps, load_map, load_map_file, load_toml
 
 DATA = Path(__file__).parent / "data" / "maps"
@@ -58,9 +58,12 @@ def test_missing_file(tmp_path: Path) -> None:
 
 
 def test_unknown_bundled_name() -> None:
-    with pytest.raises(DataError) as info:
+    with pytest.raises(UnknownMapError) as info:
         load_map("atlantis")
-    assert info.value.problems == ["'atlantis' is not a bundled map (bundled: world, us, europe, south-america)"]
+    assert isinstance(info.value, DataError)  # callers that only know DataError still catch it
+    assert info.value.problems == [
+        "unknown map 'atlantis'; choose one of world, us, europe, south-america, or give the path of a .toml map file"
+    ]
 
 
 def test_folder_instead_of_file(tmp_path: Path) -> None:

@@ -77,9 +77,9 @@ def test_show_custom_file_keeps_names_intact(runner: CliRunner) -> None:
 def test_show_unknown_name_is_a_usage_error(runner: CliRunner) -> None:
     result = runner.invoke(cli, ["maps", "show", "atlantis"])
     assert result.exit_code == 2
-    assert (
-        "Invalid value for NAME: 'atlantis' is not a bundled map (world, us, europe, south-america) "
-        "or a path to a .toml file" in result.output
+    assert result.stderr.endswith(
+        "Error: Invalid value for 'NAME': unknown map 'atlantis'; choose one of world, us, europe, south-america, "
+        "or give the path of a .toml map file\n"
     )
 
 

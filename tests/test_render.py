@@ -148,7 +148,8 @@ def test_default_output_and_stdout(runner: CliRunner) -> None:
 @pytest.mark.parametrize("args,code,message", [
     (["poster", "world"], 2,
      "Error: no sheet 'poster' for an Around the World map; choose one of: map, tracker, scorepad"),
-    (["map", "atlantis"], 1, "Error: 'atlantis' is not a bundled map"),
+    (["map", "atlantis"], 1, "Error: unknown map 'atlantis'; choose one of world, us, europe, south-america, "
+                             "or give the path of a .toml map file"),
     (["map", "world", "-o", "sheet.docx"], 2,
      "sheet.docx: cannot tell the format from the extension .docx; use .pdf, .svg or .png, or give --format"),
     (["map", "world", "--players", "2", "--names", "Ann,Bo,Cy"], 2,

@@ -24,7 +24,7 @@ def test_chris_prints_46_in_the_table(runner: CliRunner) -> None:
     code, out, err = run(runner, str(GAMES / "world-chris.toml"))
     assert (code, err) == (0, "")
     lines = out.splitlines()
-    assert lines[0] == "Around the World in 15 Minutes: world map, multiplayer"
+    assert lines[0] == "Around the World in 15 Minutes: multiplayer"
     assert lines[2].split() == ["Chris", "Ana"]
     rows = {line[:11].strip(): line[11:].split() for line in lines[4:10] if not line.startswith("-")}
     # Chris: 14 + 18 + 11 + 3 = 46; Ana: 10 + 12 + 7 + 0 = 29
@@ -34,6 +34,28 @@ def test_chris_prints_46_in_the_table(runner: CliRunner) -> None:
     }  # fmt: skip
     assert "Winner: Chris" in lines
     assert "  Explore 18: Culture 3 marks = 4, History 1 = 1, Nature 4 = 6, Food 2 = 2, 1 full column = 5" in lines
+
+
+def test_title_is_the_maps_own_name(runner: CliRunner) -> None:
+    # us.toml: name = "Around the US"
+    code, out, err = run(runner, str(GAMES / "us-road-trip.toml"))
+    assert (code, err) == (0, "")
+    assert out.splitlines()[0] == "Around the US in 15 Minutes: multiplayer"
+
+
+def test_no_winner_yet_is_the_result(runner: CliRunner, tmp_path: Path) -> None:
+    game = tmp_path / "w.toml"
+    game.write_text(
+        'game = "wereldsteden"\n[[players]]\nname = "Ann"\ntiles = ["rug", "fan"]\n'
+        '[[players]]\nname = "Bo"\ntiles = ["mask"]\n',
+        encoding="utf-8",
+    )
+    code, out, err = run(runner, str(game))
+    assert (code, err) == (0, "")
+    lines = out.splitlines()
+    assert lines[0] == "Wereldsteden: standard"
+    assert "Result: nobody has 6 different winning tiles yet: the game goes on" in lines
+    assert not any(line.startswith(("Tie-break", "Winner")) for line in lines)
 
 
 def test_chris_json(runner: CliRunner) -> None:
@@ -129,9 +151,11 @@ def test_every_problem_is_reported_at_once(runner: CliRunner, tmp_path: Path, mo
         ('map = "world"\nmode = "duel"\n[[players]]\nname = "A"\n',
          "mode: expected one of multiplayer, solo, party, got 'duel'"),
         ('map = "mars"\n[[players]]\nname = "A"\n',
-         "map: unknown map 'mars' (expected one of world, us, europe, south-america, or a .toml map file)"),
+         "map: unknown map 'mars'; choose one of world, us, europe, south-america, "
+         "or give the path of a .toml map file"),
         ('[[players]]\nname = "A"\n',
-         "map: unknown map nothing (expected one of world, us, europe, south-america, or a .toml map file)"),
+         "map: no map given; choose one of world, us, europe, south-america, "
+         "or give the path of a .toml map file"),
         ('map = "mars.toml"\n[[players]]\nname = "A"\n', "map: map file 'mars.toml' not found"),
         ('map = "world"\n[[players]]\nname = "A"\n[[players]]\nname = "A"\n',
          "players[1].name: 'A' is already the name of players[0]"),
@@ -158,7 +182,7 @@ def test_missing_file_is_a_usage_error(runner: CliRunner, tmp_path: Path, monkey
     code, _, err = run(runner, "nothere.toml")
     assert code == 2
     assert err.splitlines()[-1] == (
-        "Error: Invalid value for GAMEFILE|MAP: no game file 'nothere.toml'; give a game file (.toml or .json) "
+        "Error: Invalid value for 'GAMEFILE|MAP': no game file 'nothere.toml'; give a game file (.toml or .json) "
         "or a map to type in the marks (world, us, europe, south-america, or a map .toml file)"
     )
 
@@ -247,7 +271,7 @@ def test_typed_in_custom_map_saves_a_relative_map_path(
 def test_save_folder_must_exist_before_typing(runner: CliRunner, tmp_path: Path) -> None:
     code, _, err = run(runner, "world", "--prompt", "--save", str(tmp_path / "nope" / "g.toml"), input="")
     assert code == 2
-    assert err.splitlines()[-1] == f"Error: Invalid value for --save: folder '{tmp_path / 'nope'}' does not exist"
+    assert err.splitlines()[-1] == f"Error: Invalid value for '--save': folder '{tmp_path / 'nope'}' does not exist"
 
 
 def test_table_rows_are_the_union_of_sections() -> None:

@@ -161,6 +161,19 @@ def test_undo_takes_back_finish_and_end(runner: CliRunner, state: Path) -> None:
     assert run(runner, state, "next").output.startswith("Turn 2 of 20: ")
 
 
+def test_a_command_that_changes_nothing_does_not_rewrite_the_file(runner: CliRunner, state: Path) -> None:
+    start(runner, state, "--players", "Ann,Bo", "--seed", "1")
+    inode = state.stat().st_ino  # a save is an atomic replace: a new inode
+    assert run(runner, state, "finish", "Zed").exit_code == 2  # refused inside the change: nothing saved
+    assert state.stat().st_ino == inode
+    assert run(runner, state, "end").exit_code == 0
+    assert state.stat().st_ino != inode
+    inode = state.stat().st_ino
+    again = run(runner, state, "end")  # already over: prints the summary, changes nothing
+    assert again.output.splitlines()[0] == "Game over: the host ended it after turn 0 of 20."
+    assert state.stat().st_ino == inode
+
+
 def test_status_shows_the_state_path(runner: CliRunner, state: Path) -> None:
     start(runner, state, "--players", "Ann,Bo", "--seed", "3")
     run(runner, state, "next")
@@ -237,8 +250,10 @@ def test_empty_players(runner: CliRunner, state: Path) -> None:
 def test_unknown_map(runner: CliRunner, state: Path) -> None:
     result = run(runner, state, "start", "--map", "mars")
     assert result.exit_code == 2
-    assert "Error: Invalid value for '--map': unknown map 'mars'; choose one of " in result.stderr
-    assert "world" in result.stderr and "or give the path of a .toml map file" in result.stderr
+    assert result.stderr.endswith(
+        "Error: Invalid value for '--map': unknown map 'mars'; choose one of world, us, europe, south-america, "
+        "or give the path of a .toml map file\n"
+    )
     assert "Traceback" not in result.stderr
     assert not state.exists()
 

@@ -7,32 +7,26 @@ file is reported and never overwritten.
 
 from __future__ import annotations
 
-import contextlib
-import os
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING
 
 import click
 
-from printkit.cli.common import reported
+from printkit.cli.common import (
+    changing, load_state, replacing, reported, save_state, state_flag, state_option,
+)
 from printkit.errors import StateError
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from printkit.cli.common import Box
     from printkit.games import Globetrotting
     from printkit.rules.abby import SoloGame
 
 DEFAULT_STATE = "printkit-abby.json"
 STATE_KIND = "abby"
 POSITIONS = {"left": 1, "middle": 2, "right": 3, "1": 1, "2": 2, "3": 3}
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def state_option(func: F) -> F:
-    """The ``--state PATH`` option shared by every abby subcommand."""
-    return click.option(
-        "--state", "state_path", type=click.Path(dir_okay=False), default=DEFAULT_STATE,
-        show_default=True, help="The solo game's state file.",
-    )(func)  # fmt: skip
+STATE = state_option(DEFAULT_STATE, "The solo game's state file.")
 
 
 def _rules() -> Globetrotting:
@@ -42,37 +36,18 @@ def _rules() -> Globetrotting:
 
 
 def _load(path: str, rules: Globetrotting) -> SoloGame:
-    from printkit import __version__
-    from printkit.files import read_state
     from printkit.rules.abby import from_state
 
-    if not os.path.exists(path):
-        extra = "" if path == DEFAULT_STATE else f" --state {path}"
-        raise StateError(f"{path}: no solo game here; start one with `printkit abby start --bucket-cards 3{extra}`")
-    return from_state(read_state(path, STATE_KIND, __version__), path, rules)
+    hint = f"printkit abby start --bucket-cards 3{state_flag(path, DEFAULT_STATE)}"
+    missing = f"no solo game here; start one with `{hint}`"
+    return from_state(load_state(path, STATE_KIND, missing), path, rules)
 
 
-def _save(path: str, game: SoloGame) -> None:
-    from printkit import __version__
-    from printkit.files import write_state
+def _changing(path: str, rules: Globetrotting) -> AbstractContextManager[Box[SoloGame]]:
+    """Lock and load the solo game; the caller replaces ``box.value``; saved if it changed."""
     from printkit.rules.abby import to_state
 
-    write_state(path, STATE_KIND, {"printkit_version": __version__, **to_state(game)})
-
-
-@contextlib.contextmanager
-def _changing(path: str, rules: Globetrotting) -> Iterator[list[SoloGame]]:
-    """Lock, load, let the caller replace ``box[0]``, save if it changed."""
-    from printkit.files import locked
-
-    with reported():
-        _load(path, rules)  # a missing or corrupt file stops here, before any lock file is made
-        with locked(path):
-            box = [_load(path, rules)]
-            before = box[0]
-            yield box
-            if box[0] != before:
-                _save(path, box[0])
+    return changing(path, STATE_KIND, lambda p: _load(p, rules), to_state)
 
 
 def _ints(value: str, option: str) -> list[int]:
@@ -109,7 +84,7 @@ def abby() -> None:
 @abby.command(name="start")
 @click.option("--bucket-cards", type=int, required=True, help="Bucket List cards you keep (3-7).")
 @click.option("--force", is_flag=True, help="Replace a game that is still in progress.")
-@state_option
+@STATE
 def start(bucket_cards: int, force: bool, state_path: str) -> None:
     """Start a solo game against Abby.
 
@@ -118,21 +93,18 @@ def start(bucket_cards: int, force: bool, state_path: str) -> None:
       printkit abby start --bucket-cards 5 --state solo.json
     """
     from printkit.errors import RuleError
-    from printkit.files import locked
-    from printkit.rules.abby import new_game
+    from printkit.rules.abby import new_game, to_state
 
     rules = _rules()
     try:
         game = new_game(rules, bucket_cards)
     except RuleError as exc:
         raise click.BadParameter(str(exc).removeprefix("--bucket-cards "), param_hint="'--bucket-cards'") from None
-    with reported(), locked(state_path):
-        if os.path.exists(state_path):
-            old = _load(state_path, rules)
-            if len(old.turns) < rules.flights and not force:
-                raise StateError(f"{state_path}: a solo game is in progress (flight {len(old.turns)} of "
-                                 f"{rules.flights}); replace it with --force")  # fmt: skip
-        _save(state_path, game)
+    with replacing(state_path, lambda path: _load(path, rules)) as old:
+        if old is not None and len(old.turns) < rules.flights and not force:
+            raise StateError(f"{state_path}: a solo game is in progress (flight {len(old.turns)} of "
+                             f"{rules.flights}); replace it with --force")  # fmt: skip
+        save_state(state_path, STATE_KIND, to_state(game))
     click.echo(f"New solo game against Abby: {bucket_cards} Bucket List cards, {rules.flights} flights.")
     click.echo("Each turn: `printkit abby turn --cards A,B,C --chose K --airfare N`.")
     click.echo(f"Saved in {state_path}.")
@@ -142,7 +114,7 @@ def start(bucket_cards: int, force: bool, state_path: str) -> None:
 @click.option("--cards", required=True, help="The 3 cards' coordinate numbers, left to right, e.g. 7,12,3.")
 @click.option("--chose", required=True, help="Position of your card: 1-3 or left/middle/right.")
 @click.option("--airfare", type=click.IntRange(min=0), required=True, help="Your airfare this flight.")
-@state_option
+@STATE
 def turn(cards: str, chose: str, airfare: int, state_path: str) -> None:
     """Log a flight: your card and airfare; Abby flies for the card to its right.
 
@@ -162,8 +134,8 @@ def turn(cards: str, chose: str, airfare: int, state_path: str) -> None:
                                  param_hint="'--chose'")  # fmt: skip
     rules = _rules()
     with _changing(state_path, rules) as box:
-        box[0] = play_turn(rules, box[0], numbers, position, airfare)
-    game = box[0]
+        box.value = play_turn(rules, box.value, numbers, position, airfare)
+    game = box.value
     t = game.turns[-1]
     right = "the leftmost card, wrapping" if position == 3 else "the card to the right"
     click.echo(f"Flight {len(game.turns)} of {rules.flights}: you chose card {position} ({t.cards[position - 1]}), "
@@ -174,7 +146,7 @@ def turn(cards: str, chose: str, airfare: int, state_path: str) -> None:
 
 
 @abby.command(name="undo")
-@state_option
+@STATE
 def undo(state_path: str) -> None:
     """Take back the last flight.
 
@@ -186,13 +158,13 @@ def undo(state_path: str) -> None:
 
     rules = _rules()
     with _changing(state_path, rules) as box:
-        last = len(box[0].turns)
-        box[0] = undo_turn(box[0])
-    click.echo(f"Took back flight {last}. {_totals(box[0])}")
+        last = len(box.value.turns)
+        box.value = undo_turn(box.value)
+    click.echo(f"Took back flight {last}. {_totals(box.value)}")
 
 
 @abby.command(name="status")
-@state_option
+@STATE
 def status(state_path: str) -> None:
     """Show every flight so far and both running totals.
 
@@ -220,7 +192,7 @@ def status(state_path: str) -> None:
 @click.option("--bucket-list", default="", help="Points of each Bucket List card you completed, e.g. 3,5.")
 @click.option("--festivals", default="0", help="Festivals marked: a total, or per season e.g. 1,2,0.")
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
-@state_option
+@STATE
 def score(objectives: tuple[int, ...], bucket_list: str, festivals: str, as_json: bool, state_path: str) -> None:
     """Score you and Abby after 9 flights and say who won.
 
@@ -254,4 +226,4 @@ def score(objectives: tuple[int, ...], bucket_list: str, festivals: str, as_json
             if len(game.turns) < rules.flights:
                 raise
             raise click.UsageError(str(exc)) from None
-    show(result, as_json)
+    show(result, as_json=as_json)

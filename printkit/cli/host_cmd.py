@@ -76,23 +76,14 @@ def host(map_name: str, seed: int | None, players: str | None, output: str) -> N
     Example:
       printkit host --map europe --seed 7 --players "Ann,Bo,Cy,Di,Ed,Flo,Gus" -o party.html
     """
-    import random
-
-    from printkit.cli.common import names_option
-    from printkit.cli.turns_cmd import resolve_map
+    from printkit.cli.common import seed_or_random
+    from printkit.cli.turns_cmd import checked_players, resolve_map
     from printkit.errors import PrintkitError
     from printkit.files import atomic_write
-    from printkit.rules.turns import check_players
 
-    names: tuple[str, ...] = ()
-    if players is not None:
-        try:
-            names = check_players(names_option(players))
-        except ValueError as exc:
-            raise click.BadParameter(str(exc), param_hint="'--players'") from None
+    names = checked_players(players, []) if players is not None else ()
     info = resolve_map(map_name)
-    if seed is None:
-        seed = random.SystemRandom().randrange(1_000_000)
+    seed = seed_or_random(seed)
     html = render_host(info, seed, names)
     with reported():
         try:

@@ -55,14 +55,9 @@ def show(name: str, as_json: bool) -> None:
       printkit maps show south-america --json
       printkit maps show ./my-island.toml
     """
-    from printkit.loader import bundled_maps, is_map_path, load_map
+    from printkit.loader import load_map
 
-    with reported():
-        known = bundled_maps()
-        if not is_map_path(name) and name not in known:
-            raise click.BadParameter(
-                f"{name!r} is not a bundled map ({', '.join(known)}) or a path to a .toml file", param_hint="NAME"
-            )
+    with reported(map_param="'NAME'"):
         m = load_map(name)
     if as_json:
         import json

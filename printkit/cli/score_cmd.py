@@ -16,14 +16,6 @@ if TYPE_CHECKING:
     from printkit.rules.report import GameScore
 
 
-GAME_TITLES = {
-    "around-the-world": "Around the World in 15 Minutes",
-    "trekking-the-world": "Trekking the World",
-    "globetrotting": "Globetrotting",
-    "wereldsteden": "Wereldsteden",
-}
-
-
 @click.command(name="score")
 @click.argument("gamefile", metavar="GAMEFILE|MAP")
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON (keys documented in the README).")
@@ -54,6 +46,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
     with reported():
         from printkit.loader import bundled_maps, load_map
         from printkit.rules import records
+        from printkit.rules.atw_record import game_title
 
         path = Path(gamefile)
         if path.is_file():
@@ -61,7 +54,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
             if "players" in doc or "cities" not in doc:
                 if save:
                     raise click.UsageError("--save is for marks typed in; this game is already a file")
-                show(records.score_record(doc, str(path), path.parent), as_json)
+                show(*records.score_titled(doc, str(path), path.parent), as_json=as_json)
                 return
             map_value = str(path.resolve())
         else:
@@ -69,7 +62,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
                 raise click.BadParameter(
                     f"no game file {gamefile!r}; give a game file (.toml or .json) or a map to type in "
                     f"the marks ({', '.join(bundled_maps())}, or a map .toml file)",
-                    param_hint="GAMEFILE|MAP",
+                    param_hint="'GAMEFILE|MAP'",
                 )
             map_value = gamefile
         if not (force_prompt or sys.stdin.isatty()):
@@ -78,11 +71,12 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
                 "(or pass --prompt), or give a game file"
             )
         if save and not Path(save).resolve().parent.is_dir():
-            raise click.BadParameter(f"folder {str(Path(save).parent)!r} does not exist", param_hint="--save")
+            raise click.BadParameter(f"folder {str(Path(save).parent)!r} does not exist", param_hint="'--save'")
         m = load_map(map_value)
         doc = enter_game(m, map_value)
         result = records.score_record(doc, "entered marks")
         result, doc = break_tie(m, doc, result)
+        title = game_title(m)
         if save:
             from printkit.files import atomic_write
 
@@ -94,7 +88,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
             except OSError as exc:
                 raise click.FileError(save, hint=exc.strerror or str(exc)) from None
             click.echo(f"Saved the game to {save}", err=True)
-        show(result, as_json)
+        show(result, title, as_json=as_json)
 
 
 def _ask_int(text: str, top: int, low: int = 0) -> int:
@@ -179,18 +173,18 @@ def break_tie(m: GameMap, doc: dict[str, Any], result: GameScore) -> tuple[GameS
                 click.echo(f"Error: {line}", err=True)
 
 
-def show(result: GameScore, as_json: bool) -> None:
-    """Print a scored game as a table (or JSON)."""
+def show(result: GameScore, title: str | None = None, *, as_json: bool = False) -> None:
+    """Print a scored game as a table under ``title`` (default: the game's title), or as JSON."""
     if as_json:
         import json
 
         click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
         return
-    for line in format_table(result):
+    for line in format_table(result, title):
         click.echo(line)
 
 
-def format_table(result: GameScore) -> list[str]:
+def format_table(result: GameScore, title: str | None = None) -> list[str]:
     """Lines of the score table: a column per player, a row per section, then winners."""
     rows: dict[str, str] = {}
     for p in result.players:
@@ -208,8 +202,11 @@ def format_table(result: GameScore) -> list[str]:
     def line(r: list[str]) -> str:
         return "  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:]))]).rstrip()
 
-    title = GAME_TITLES.get(result.game, result.game)
-    out = [f"{title}: {result.map} map, {result.mode}" if result.map else f"{title}: {result.mode}", ""]
+    if title is None:
+        from printkit.rules.records import GAME_TITLES
+
+        title = GAME_TITLES.get(result.game, result.game)
+    out = [f"{title}: {result.mode}", ""]
     out += [line(header), line(["-" * widths[0], *("-" * w for w in widths[1:])])]
     out += [line(r) for r in cells[:-1]]
     out += [line(["-" * widths[0], *("-" * w for w in widths[1:])]), line(cells[-1]), ""]
@@ -218,7 +215,8 @@ def format_table(result: GameScore) -> list[str]:
     elif result.winners:
         out.append(f"Winners (shared): {', '.join(result.winners)}")
     if result.tiebreak:
-        out.append(f"Tie-break: {result.tiebreak}")
+        # with no winner yet (Wereldsteden: nobody has all 6 tiles) the note is the result itself
+        out.append(f"{'Tie-break' if result.winners else 'Result'}: {result.tiebreak}")
     for p in result.players:
         if p.rating:
             out.append(f"Rating for {p.name}: {p.rating} ({p.total} points)")

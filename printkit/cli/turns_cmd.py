@@ -8,12 +8,14 @@ from __future__ import annotations
 
 import contextlib
 import os
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from collections.abc import Iterator
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from printkit.cli.common import reported
+from printkit.cli.common import (
+    changing, load_state, names_option, replacing, reported, save_state, seed_or_random, state_flag, state_option,
+)
 from printkit.errors import StateError
 from printkit.rules.turns import STATE_KIND, Game, UnknownPlayerError, rating_bands, speed_bonus
 
@@ -21,20 +23,7 @@ if TYPE_CHECKING:
     from printkit.rules.turns import MapInfo
 
 DEFAULT_STATE = "printkit-game.json"
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def state_option(func: F) -> F:
-    """The ``--state PATH`` option shared by every turns subcommand."""
-    return click.option(
-        "--state",
-        "state_path",
-        type=click.Path(dir_okay=False),
-        default=DEFAULT_STATE,
-        envvar="PRINTKIT_STATE",
-        show_default=True,
-        help="The game's state file (or set PRINTKIT_STATE).",
-    )(func)
+STATE = state_option(DEFAULT_STATE, "The game's state file (or set PRINTKIT_STATE).", envvar="PRINTKIT_STATE")
 
 
 def resolve_map(name: str) -> MapInfo:
@@ -42,52 +31,37 @@ def resolve_map(name: str) -> MapInfo:
     from printkit import loader
     from printkit.rules.turns import map_info
 
-    bundled = loader.bundled_maps()
-    if name not in bundled and not os.path.isfile(name):
-        raise click.BadParameter(
-            f"unknown map {name!r}; choose one of {', '.join(bundled)} or give the path of a .toml map file",
-            param_hint="'--map'",
-        )
-    with reported():
+    with reported(map_param="'--map'"):
         return map_info(loader.load_map(name))
 
 
-def _start_hint(path: str) -> str:
-    extra = "" if path == DEFAULT_STATE else f" --state {path}"
-    return f"printkit turns start --map world --players \"Ann,Bo\"{extra}"
+def checked_players(players: str | None, default: list[str]) -> tuple[str, ...]:
+    """The ``--players`` names (or ``default``), checked; a usage error if they cannot play."""
+    from printkit.rules.turns import check_players
+
+    try:
+        return check_players(names_option(players) if players is not None else default)
+    except ValueError as exc:
+        raise click.BadParameter(str(exc), param_hint="'--players'") from None
 
 
 def _load(path: str) -> Game:
-    from printkit import __version__
-    from printkit.files import read_state
     from printkit.rules.turns import game_from_json
 
-    if not os.path.exists(path):
-        raise StateError(f"{path}: no game has been started here; start one with `{_start_hint(path)}`")
-    return game_from_json(read_state(path, STATE_KIND, __version__), path)
+    hint = f"printkit turns start --map world --players \"Ann,Bo\"{state_flag(path, DEFAULT_STATE)}"
+    missing = f"no game has been started here; start one with `{hint}`"
+    return game_from_json(load_state(path, STATE_KIND, missing), path)
 
 
-def _save(path: str, game: Game) -> None:
-    from printkit import __version__
-    from printkit.files import write_state
-
-    write_state(path, STATE_KIND, {"printkit_version": __version__, **game.to_json()})
+def _dump(game: Game) -> dict[str, Any]:
+    return game.to_json()
 
 
 @contextlib.contextmanager
 def _changing(path: str) -> Iterator[Game]:
-    """Lock the game, load it, let the caller change it, save it if no error."""
-    from printkit.files import locked
-
-    with reported():
-        if not os.path.exists(path):
-            _load(path)  # raises the "no game here" error without creating a lock file
-        with locked(path):
-            game = _load(path)
-            before = game.to_json()
-            yield game
-            if game.to_json() != before:
-                _save(path, game)
+    """Lock the game, load it, let the caller change it in place, save it if it changed."""
+    with changing(path, STATE_KIND, _load, _dump) as box:
+        yield box.value
 
 
 def _names(names: tuple[str, ...] | list[str]) -> str:
@@ -124,7 +98,7 @@ def turns() -> None:
 @click.option("--players", default=None, help='Comma-separated names (default: one player, "Player 1").')
 @click.option("--seed", type=int, default=None, help="Seed for the game's dice (default: random).")
 @click.option("--force", is_flag=True, help="Replace a game that is still in progress.")
-@state_option
+@STATE
 def start(map_name: str, players: str | None, seed: int | None, force: bool, state_path: str) -> None:
     """Start a new solo/party game at turn 0.
 
@@ -135,30 +109,17 @@ def start(map_name: str, players: str | None, seed: int | None, force: bool, sta
     Example:
       printkit turns start --map europe --players "Ann,Bo,Cy,Di,Ed,Flo,Gus" --seed 7
     """
-    import random
-
-    from printkit.cli.common import names_option
-    from printkit.files import locked
-    from printkit.rules.turns import check_players
-
-    names = names_option(players) if players is not None else ["Player 1"]
-    try:
-        checked = check_players(names)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--players'") from None
+    checked = checked_players(players, ["Player 1"])
     info = resolve_map(map_name)
-    if seed is None:
-        seed = random.SystemRandom().randrange(1_000_000)
+    seed = seed_or_random(seed)
     game = Game(info, checked, seed)
-    with reported(), locked(state_path):
-        if os.path.exists(state_path):
-            old = _load(state_path)  # a corrupt or foreign file stops here, untouched
-            if not old.over and not force:
-                raise StateError(
-                    f"{state_path}: a game is in progress (turn {old.turn} of {old.map.turns}); "
-                    "end it with `printkit turns end` or replace it with --force"
-                )
-        _save(state_path, game)
+    with replacing(state_path, _load) as old:  # a corrupt or foreign file stops here, untouched
+        if old is not None and not old.over and not force:
+            raise StateError(
+                f"{state_path}: a game is in progress (turn {old.turn} of {old.map.turns}); "
+                "end it with `printkit turns end` or replace it with --force"
+            )
+        save_state(state_path, STATE_KIND, _dump(game))
     click.echo(f"New {game.mode} game on {info.name} (seed {seed}), {info.turns} turns.")
     click.echo(f"Players ({len(checked)}): {_names(checked)}")
     if 2 <= len(checked) <= 6:
@@ -168,7 +129,7 @@ def start(map_name: str, players: str | None, seed: int | None, force: bool, sta
 
 
 @turns.command(name="next")
-@state_option
+@STATE
 def next_(state_path: str) -> None:
     """Roll the dice for the next turn and move the turn marker.
 
@@ -186,7 +147,7 @@ def next_(state_path: str) -> None:
 
 @turns.command(name="finish")
 @click.argument("name", required=False)
-@state_option
+@STATE
 def finish(name: str | None, state_path: str) -> None:
     """Record that NAME has met the end condition and is home this turn.
 
@@ -214,7 +175,7 @@ def finish(name: str | None, state_path: str) -> None:
 
 
 @turns.command(name="undo")
-@state_option
+@STATE
 def undo(state_path: str) -> None:
     """Take back the last turn, finish or end of the game.
 
@@ -236,7 +197,7 @@ def undo(state_path: str) -> None:
 
 
 @turns.command(name="status")
-@state_option
+@STATE
 def status(state_path: str) -> None:
     """Show the game file, turn and who is still travelling.
 
@@ -261,7 +222,7 @@ def status(state_path: str) -> None:
 
 
 @turns.command(name="history")
-@state_option
+@STATE
 def history(state_path: str) -> None:
     """List every turn's dice and actions, and who finished when.
 
@@ -284,7 +245,7 @@ def history(state_path: str) -> None:
 
 
 @turns.command(name="end")
-@state_option
+@STATE
 def end(state_path: str) -> None:
     """Print the final summary (ends the game now if it is still going).
 

@@ -7,31 +7,27 @@ changes; a corrupt file is reported and never overwritten.
 
 from __future__ import annotations
 
-import contextlib
-import os
-from collections.abc import Callable, Iterator
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from printkit.cli.common import reported
+from printkit.cli.common import (
+    changing, load_state, replacing, reported, save_state, seed_or_random, state_flag, state_option,
+)
 from printkit.errors import StateError
 
 if TYPE_CHECKING:
+    from contextlib import AbstractContextManager
+
+    from printkit.cli.common import Box
     from printkit.games import Wereldsteden
     from printkit.rules.wereldsteden import Board
 
 DEFAULT_STATE = "printkit-wereldsteden.json"
 STATE_KIND = "wereldsteden"
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def state_option(func: F) -> F:
-    """The ``--state PATH`` option shared by every wereldsteden subcommand."""
-    return click.option(
-        "--state", "state_path", type=click.Path(dir_okay=False), default=DEFAULT_STATE,
-        show_default=True, help="The board's state file.",
-    )(func)  # fmt: skip
+STATE = state_option(DEFAULT_STATE, "The board's state file.")
+# What the state file holds: the board, the shuffle's seed and how many refills drew from it.
+Dealt = tuple["Board", int, int]
 
 
 def _game() -> Wereldsteden:
@@ -40,40 +36,26 @@ def _game() -> Wereldsteden:
     return load_wereldsteden()
 
 
-def _load(path: str, game: Wereldsteden) -> tuple[Board, dict[str, Any]]:
-    from printkit import __version__
-    from printkit.files import read_state
+def _load(path: str, game: Wereldsteden) -> Dealt:
     from printkit.rules.wereldsteden import from_state
 
-    if not os.path.exists(path):
-        extra = "" if path == DEFAULT_STATE else f" --state {path}"
-        raise StateError(f"{path}: no tiles dealt here; deal them with `printkit wereldsteden setup{extra}`")
-    state = read_state(path, STATE_KIND, __version__)
+    missing = f"no tiles dealt here; deal them with `printkit wereldsteden setup{state_flag(path, DEFAULT_STATE)}`"
+    state = load_state(path, STATE_KIND, missing)
     if not isinstance(state.get("seed"), int) or not isinstance(state.get("draws"), int):
         raise StateError(f"{path}: state file is corrupt (no seed); it was left untouched")
-    return from_state(game, state, path), state
+    return from_state(game, state, path), state["seed"], state["draws"]
 
 
-def _save(path: str, board: Board, seed: int, draws: int) -> None:
-    from printkit import __version__
-    from printkit.files import write_state
+def _dump(dealt: Dealt) -> dict[str, Any]:
     from printkit.rules.wereldsteden import to_state
 
-    write_state(path, STATE_KIND, {"printkit_version": __version__, "seed": seed, "draws": draws, **to_state(board)})
+    board, seed, draws = dealt
+    return {"seed": seed, "draws": draws, **to_state(board)}
 
 
-@contextlib.contextmanager
-def _changing(path: str, game: Wereldsteden) -> Iterator[list[Any]]:
-    """Lock and load ``[board, seed, draws]``; save what the caller leaves there."""
-    from printkit.files import locked
-
-    with reported():
-        _load(path, game)  # a missing or corrupt file stops here, before any lock file is made
-        with locked(path):
-            board, state = _load(path, game)
-            box: list[Any] = [board, state["seed"], state["draws"]]
-            yield box
-            _save(path, box[0], box[1], box[2])
+def _changing(path: str, game: Wereldsteden) -> AbstractContextManager[Box[Dealt]]:
+    """Lock and load (board, seed, draws); the caller replaces ``box.value``; saved if it changed."""
+    return changing(path, STATE_KIND, lambda p: _load(p, game), _dump)
 
 
 def _space(game: Wereldsteden, value: str) -> str:
@@ -117,7 +99,7 @@ def wereldsteden() -> None:
 @wereldsteden.command(name="setup")
 @click.option("--seed", type=int, default=None, help="Seed for the shuffle (default: random, saved).")
 @click.option("--force", is_flag=True, help="Replace the tiles dealt in --state.")
-@state_option
+@STATE
 def setup(seed: int | None, force: bool, state_path: str) -> None:
     """Shuffle both stacks and deal the six display spaces.
 
@@ -127,19 +109,15 @@ def setup(seed: int | None, force: bool, state_path: str) -> None:
     """
     import random
 
-    from printkit.files import locked
     from printkit.rules.wereldsteden import setup as deal
 
     game = _game()
-    if seed is None:
-        seed = random.SystemRandom().randrange(1_000_000)
+    seed = seed_or_random(seed)
     board, log = deal(game, random.Random(seed))
-    with reported(), locked(state_path):
-        if os.path.exists(state_path):
-            _load(state_path, game)  # a corrupt or foreign file stops here, untouched
-            if not force:
-                raise StateError(f"{state_path}: tiles are already dealt for a game; replace them with --force")
-        _save(state_path, board, seed, 0)
+    with replacing(state_path, lambda path: _load(path, game)) as old:  # a corrupt or foreign file stops here
+        if old is not None and not force:
+            raise StateError(f"{state_path}: tiles are already dealt for a game; replace them with --force")
+        save_state(state_path, STATE_KIND, _dump((board, seed, 0)))
     click.echo(f"Winning tiles dealt (seed {seed}):")
     _show(game, board)
     click.echo(f"Saved in {state_path}.")
@@ -147,7 +125,7 @@ def setup(seed: int | None, force: bool, state_path: str) -> None:
 
 @wereldsteden.command(name="refill")
 @click.argument("spaces", metavar="SPACE...", nargs=-1, required=True)
-@state_option
+@STATE
 def refill(spaces: tuple[str, ...], state_path: str) -> None:
     """Take the tile(s) sold from SPACE(s) and draw legal replacements.
 
@@ -167,21 +145,21 @@ def refill(spaces: tuple[str, ...], state_path: str) -> None:
     if len(set(sold)) != len(sold):
         raise click.BadParameter("each space can be sold from once", param_hint="'SPACE'")
     with _changing(state_path, game) as box:
-        before = dict(box[0].display)
-        box[0], log = draw(game, box[0], sold, random.Random(f"{box[1]}/{box[2] + 1}"))
-        box[2] += 1
+        board, seed, draws = box.value
+        refilled, log = draw(game, board, sold, random.Random(f"{seed}/{draws + 1}"))
+        box.value = (refilled, seed, draws + 1)
     for s in sold:
-        click.echo(f"Sold: {game.tile(before[s]).name} from {s}.")
+        click.echo(f"Sold: {game.tile(str(board.display[s])).name} from {s}.")  # refill checked it held a tile
     for line in log:
         click.echo(f"Drawn: {line}")
     click.echo("On display:")
-    _show(game, box[0])
+    _show(game, refilled)
 
 
 @wereldsteden.command(name="swap")
 @click.argument("first", metavar="SPACE")
 @click.argument("second", metavar="SPACE")
-@state_option
+@STATE
 def swap(first: str, second: str, state_path: str) -> None:
     """Astana: exchange two different winning tiles of the same colour.
 
@@ -194,13 +172,14 @@ def swap(first: str, second: str, state_path: str) -> None:
     game = _game()
     a, b = _space(game, first), _space(game, second)
     with _changing(state_path, game) as box:
-        box[0] = exchange(game, box[0], a, b)
+        board, seed, draws = box.value
+        box.value = (exchange(game, board, a, b), seed, draws)
     click.echo(f"Swapped the tiles on {a} and {b}.")
-    _show(game, box[0])
+    _show(game, box.value[0])
 
 
 @wereldsteden.command(name="status")
-@state_option
+@STATE
 def status(state_path: str) -> None:
     """Show the tiles on display, the stacks and the put-aside tiles.
 
@@ -210,7 +189,7 @@ def status(state_path: str) -> None:
     """
     game = _game()
     with reported():
-        board, state = _load(state_path, game)
-    refills = f"{state['draws']} refill{'s' * (state['draws'] != 1)}"
-    click.echo(f"Winning tiles (seed {state['seed']}, {refills}):")
+        board, seed, draws = _load(state_path, game)
+    refills = f"{draws} refill{'s' * (draws != 1)}"
+    click.echo(f"Winning tiles (seed {seed}, {refills}):")
     _show(game, board)

@@ -282,6 +282,14 @@ class LabelPlacer:
         (1, -1, "start"), (1, 1, "start"), (-1, -1, "end"), (-1, 1, "end"),
     )
 
+    STEPS: tuple[tuple[bool, float], ...] = (
+        (True, 0.0), (True, 2.0), (True, 4.0), (False, 0.0), (False, 2.0), (False, 4.0),
+        (True, 7.0), (False, 7.0), (True, 11.0), (False, 11.0), (True, 16.0), (False, 16.0),
+        (True, 22.0), (False, 22.0),
+    )
+    """(soft, extra distance) in the order tried: near a point first, crossing a soft
+    obstacle (a route) rather than moving far away and needing a leader line."""
+
     def __init__(self, area: Box, obstacles: Iterable[Box] = (), gap: float = 1.0) -> None:
         self.area = area
         self.obstacles: list[Box] = list(obstacles)
@@ -309,24 +317,23 @@ class LabelPlacer:
         """A label for the point (cx, cy), ``clearance`` away; None if nowhere is free."""
         asc, desc = fonts.ascent(size, weight), fonts.descent(size, weight)
         mid = (asc - desc) / 2
-        for soft in (True, False):
-            for extra in (0.0, 2.0, 4.0, 7.0, 11.0, 16.0, 22.0):
-                d = clearance + extra
-                for sx, sy, anchor in self.ORDER:
-                    x = cx + sx * d
-                    if sy < 0:
-                        y = cy - d - desc
-                    elif sy > 0:
-                        y = cy + d + asc
-                    else:
-                        y = cy + mid
-                    if sy != 0 and sx != 0:
-                        x = cx + sx * d * 0.7
-                    candidate = text(x, y, value, size, weight, anchor, fill)
-                    box = text_box(candidate)
-                    if self.free(box, soft):
-                        self.block(box)
-                        return candidate
+        for soft, extra in self.STEPS:
+            d = clearance + extra
+            for sx, sy, anchor in self.ORDER:
+                x = cx + sx * d
+                if sy < 0:
+                    y = cy - d - desc
+                elif sy > 0:
+                    y = cy + d + asc
+                else:
+                    y = cy + mid
+                if sy != 0 and sx != 0:
+                    x = cx + sx * d * 0.7
+                candidate = text(x, y, value, size, weight, anchor, fill)
+                box = text_box(candidate)
+                if self.free(box, soft):
+                    self.block(box)
+                    return candidate
         return None
 
 

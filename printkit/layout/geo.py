@@ -23,6 +23,7 @@ from printkit.model import Projection
 from printkit.resources import asset
 
 Pt = tuple[float, float]
+Box4 = tuple[float, float, float, float]
 LAND_STYLE = Style(stroke="#6b6b6b", fill="#e4e4e4", width=0.5)
 BORDER_STYLE = Style(stroke="#9a9a9a", fill=None, width=0.35)
 
@@ -264,6 +265,11 @@ class MapFrame:
         """(x, y, w, h) page boxes of the insets, to frame them on the sheet."""
         return tuple((f.x, f.y, f.w, f.h) for _, f in self.insets)
 
+    @property
+    def inset_frames(self) -> tuple[MapFrame, ...]:
+        """The insets' own frames (each draws its land and borders in its box)."""
+        return tuple(f for _, f in self.insets)
+
     def point(self, lat: float, lon: float) -> Pt:
         """Page point (y down) of a latitude/longitude (in its inset if it has one)."""
         for bounds, frame in self.insets:
@@ -286,10 +292,26 @@ class MapFrame:
         return not (max(lons) < lon0 - margin or min(lons) > lon1 + margin
                     or max(lats) < lat0 - margin or min(lats) > lat1 + margin)
 
-    def land(self, style: Style = LAND_STYLE, outline_name: str | None = None) -> Path:
-        """Land outlines as one even-odd path clipped to the box."""
+    def _clip_box(self, clip: Box4 | None) -> Box4:
+        """(x0, y0, x1, y1) to clip to: ``clip`` given as (x, y, w, h), else the frame's box."""
+        if clip is None:
+            return self.box
+        cx, cy, cw, ch = clip
+        if cw <= 0 or ch <= 0:
+            raise ValueError(f"clip box must have a positive size, got {cw} x {ch}")
+        return (cx, cy, cx + cw, cy + ch)
+
+    def land(self, style: Style = LAND_STYLE, outline_name: str | None = None, *,
+             clip: Box4 | None = None, insets: bool = True) -> Path:
+        """Land outlines as one even-odd path clipped to the box.
+
+        ``clip`` (x, y, w, h) clips the main frame's land to another page box
+        (e.g. a padded frame, so the land runs on to its edge) without moving
+        any point; insets always clip to their own boxes. ``insets=False``
+        leaves the insets' land out (draw each from :attr:`inset_frames`).
+        """
         doc = outline(outline_name or self.projection.outline)
-        box = self.box
+        box = self._clip_box(clip)
         cmds: list[PathCommand] = []
         for ring in doc["rings"]:
             if not self._near(ring):
@@ -305,14 +327,15 @@ class MapFrame:
                     cmds.append(("L", *here))
                     last = here
             cmds.append(("Z",))
-        for _, frame in self.insets:
+        for _, frame in self.insets if insets else ():
             cmds.extend(frame.land(style, outline_name).commands)
         return Path(tuple(cmds), style, even_odd=True)
 
-    def borders(self, style: Style = BORDER_STYLE, outline_name: str | None = None) -> Path:
-        """Interior borders (states, countries) as open lines clipped to the box."""
+    def borders(self, style: Style = BORDER_STYLE, outline_name: str | None = None, *,
+                clip: Box4 | None = None, insets: bool = True) -> Path:
+        """Interior borders (states, countries) as open lines clipped to the box (``clip``/``insets`` as land)."""
         doc = outline(outline_name or self.projection.outline)
-        box = self.box
+        box = self._clip_box(clip)
         cmds: list[PathCommand] = []
         for line in doc.get("borders", []):
             if not self._near(line):
@@ -330,6 +353,6 @@ class MapFrame:
                     cmds.append(("M", *s0))
                 cmds.append(("L", *s1))
                 pen = s1
-        for _, frame in self.insets:
+        for _, frame in self.insets if insets else ():
             cmds.extend(frame.borders(style, outline_name).commands)
         return Path(tuple(cmds), style)

@@ -2,12 +2,15 @@
 
 Rows are kinds, columns are levels (RULINGS.md). Every number printed comes
 from the map data: a row's points at the row's end (Collect) or under the
-boxes it scores (Explore), a column's points under that column.
+boxes it scores (Explore), a column's points under that column. A
+:class:`Metrics` scale makes the write-in boxes, icons and rows roomier when
+the sheet has space to spare (text sizes stay the same).
 """
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 
 from printkit.layout import fonts
 from printkit.layout.common import (
@@ -19,11 +22,13 @@ from printkit.layout.common import (
     box_row,
     checkbox,
     fitted,
+    paragraph,
     section_header,
     text,
 )
 from printkit.layout.primitives import Circle, Icon, Item, Rect, Style
 from printkit.model import GameMap, Track
+from printkit.rules import dice
 
 BOX = 13.0
 GAP = 3.5
@@ -33,6 +38,38 @@ NAME_W = 76.0
 SMALL = 8.0  # captions under boxes (grey); numbers themselves are BODY_SIZE
 
 Block = Callable[[float, float, float], tuple[list[Item], float]]
+MAX_SCALE = 1.3
+"""The roomiest the rows get: boxes 13 -> 16.9 pt, rows 16.5 -> 21.5 pt."""
+
+
+@dataclass(frozen=True)
+class Metrics:
+    """Sizes of the write-in boxes, icons and rows, all ``scale`` times the defaults."""
+
+    scale: float = 1.0
+
+    @property
+    def box(self) -> float:
+        """Side of a write-in box."""
+        return BOX * self.scale
+
+    @property
+    def gap(self) -> float:
+        """Space between boxes in a row."""
+        return GAP * self.scale
+
+    @property
+    def row_h(self) -> float:
+        """Height of one kind's row."""
+        return ROW_H * self.scale
+
+    @property
+    def icon(self) -> float:
+        """Size of a kind's icon."""
+        return ICON * self.scale
+
+
+DEFAULT = Metrics()
 
 
 def _badge(cx: float, cy: float, value: str) -> list[Item]:
@@ -53,19 +90,19 @@ def _score_box(x: float, y: float, label: str = "=") -> list[Item]:
     ]
 
 
-def _kind_label(x: float, y: float, icon: str, name: str) -> list[Item]:
+def _kind_label(x: float, y: float, icon: str, name: str, mt: Metrics) -> list[Item]:
     """Icon + name at the start of a row (y = row top)."""
     return [
-        Icon(icon, x, y + (ROW_H - ICON) / 2 - 1, ICON),
-        fitted(x + ICON + 4, y + ROW_H / 2 + 2, name, NAME_W - ICON - 6, BODY_SIZE, "bold"),
+        Icon(icon, x, y + (mt.row_h - mt.icon) / 2 - 1, mt.icon),
+        fitted(x + mt.icon + 4, y + mt.row_h / 2 + 2, name, NAME_W - mt.icon - 6, BODY_SIZE, "bold"),
     ]
 
 
-def _points_under(bx: float, y: float, values: list[str], caption: str) -> list[Item]:
+def _points_under(bx: float, y: float, values: list[str], caption: str, mt: Metrics) -> list[Item]:
     """A caption and one number under each box column."""
     items: list[Item] = [text(bx - 6, y, caption, SMALL, anchor="end", fill=GREY)]
     for i, v in enumerate(values):
-        items.append(text(bx + i * (BOX + GAP) + BOX / 2, y, v, BODY_SIZE, "bold", "middle"))
+        items.append(text(bx + i * (mt.box + mt.gap) + mt.box / 2, y, v, BODY_SIZE, "bold", "middle"))
     return items
 
 
@@ -74,7 +111,7 @@ def _threshold_row(t: Track) -> bool:
     return all(p == 0 for p in t.row_points[:-1])
 
 
-def track_block(t: Track, subtitle: str = "") -> Block:
+def track_block(t: Track, subtitle: str = "", mt: Metrics = DEFAULT) -> Block:
     """A block for one mark section (rows of boxes, or single boxes for rare kinds)."""
 
     def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
@@ -87,23 +124,24 @@ def track_block(t: Track, subtitle: str = "") -> Block:
         yy = y + hh
         bx = x + NAME_W
         if t.boxes == 1:
-            return _single_boxes(t, x, yy, w, items, notes, y)
+            return _single_boxes(t, x, yy, w, items, notes, y, mt)
         threshold = _threshold_row(t)
+        badge_x = bx + t.boxes * (mt.box + mt.gap) + 10
         if threshold:
-            items.append(text(bx + t.boxes * (BOX + GAP) + 10, yy + 7, "row", SMALL, anchor="middle", fill=GREY))
+            items.append(text(badge_x, yy + 7, "row", SMALL, anchor="middle", fill=GREY))
             yy += 9
         for kind in t.kinds:
-            items += _kind_label(x, yy, kind.icon, kind.name)
-            items += box_row(bx, yy + (ROW_H - BOX) / 2, t.boxes, BOX, GAP)
+            items += _kind_label(x, yy, kind.icon, kind.name, mt)
+            items += box_row(bx, yy + (mt.row_h - mt.box) / 2, t.boxes, mt.box, mt.gap)
             if threshold:
-                items += _badge(bx + t.boxes * (BOX + GAP) + 10, yy + ROW_H / 2, str(t.row_points[-1]))
-            yy += ROW_H
+                items += _badge(badge_x, yy + mt.row_h / 2, str(t.row_points[-1]))
+            yy += mt.row_h
         yy += 10
         if not threshold:
-            items += _points_under(bx, yy, [str(p) for p in t.row_points[1:]], "row by marks")
+            items += _points_under(bx, yy, [str(p) for p in t.row_points[1:]], "row by marks", mt)
             yy += 13
         if t.column_points:
-            items += _points_under(bx, yy, [str(t.column_points)] * t.boxes, "full column")
+            items += _points_under(bx, yy, [str(t.column_points)] * t.boxes, "full column", mt)
             yy += 4
         for note in notes:
             yy += 12
@@ -115,29 +153,30 @@ def track_block(t: Track, subtitle: str = "") -> Block:
 
 
 def _single_boxes(
-    t: Track, x: float, yy: float, w: float, items: list[Item], notes: list[str], top: float
+    t: Track, x: float, yy: float, w: float, items: list[Item], notes: list[str], top: float, mt: Metrics
 ) -> tuple[list[Item], float]:
     """Rare kinds: one box each, two per line, the points printed once."""
     col_w2 = (w - 40) / 2
-    fits = all(fonts.text_width(k.name, 8.5, "bold") <= col_w2 - ICON - BOX - 14 for k in t.kinds)
+    fits = all(fonts.text_width(k.name, 8.5, "bold") <= col_w2 - mt.icon - mt.box - 14 for k in t.kinds)
     per_line = 2 if fits else 1
     col_w = (w - 40) / per_line
     for i, kind in enumerate(t.kinds):
         r, c = divmod(i, per_line)
         kx = x + c * col_w
-        ky = yy + r * ROW_H
-        items.append(Icon(kind.icon, kx, ky + (ROW_H - ICON) / 2 - 1, ICON))
-        items.append(fitted(kx + ICON + 4, ky + ROW_H / 2 + 2, kind.name, col_w - ICON - BOX - 14, BODY_SIZE, "bold"))
-        items.append(checkbox(kx + col_w - BOX - 6, ky + (ROW_H - BOX) / 2, BOX))
+        ky = yy + r * mt.row_h
+        items.append(Icon(kind.icon, kx, ky + (mt.row_h - mt.icon) / 2 - 1, mt.icon))
+        items.append(fitted(kx + mt.icon + 4, ky + mt.row_h / 2 + 2, kind.name, col_w - mt.icon - mt.box - 14,
+                            BODY_SIZE, "bold"))
+        items.append(checkbox(kx + col_w - mt.box - 6, ky + (mt.row_h - mt.box) / 2, mt.box))
     lines = (len(t.kinds) + per_line - 1) // per_line
-    yy += lines * ROW_H + 11
+    yy += lines * mt.row_h + 11
     parts = [f"{t.row_points[1]} each"] + notes
     items.append(fitted(x, yy, ", ".join(parts), w - 50, BODY_SIZE))
     items += _score_box(x + w, yy - 13)
     return items, yy - top + 6
 
 
-def regions_block(m: GameMap) -> Block:
+def regions_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
     """Regions: each with its souvenirs and a box, then how completed regions score."""
     rs = m.region_scoring
 
@@ -149,15 +188,16 @@ def regions_block(m: GameMap) -> Block:
         }[rs.mode]
         items, hh = section_header(x, y, w, "Regions", note)
         yy = y + hh
-        row_h = 15.0
+        row_h = 15.0 * mt.scale
+        tick = 12.0 * mt.scale
         for region in m.regions:
-            items.append(checkbox(x, yy + 1.5, 12))
-            items.append(fitted(x + 17, yy + 11, region.name, 96, BODY_SIZE, "bold"))
+            items.append(checkbox(x, yy + 1.5, tick))
+            items.append(fitted(x + tick + 5, yy + row_h / 2 + 3.5, region.name, 108 - tick, BODY_SIZE, "bold"))
             for k, sid in enumerate(region.souvenirs):
                 icon = m.collect.kind(sid).icon if sid in m.collect.kind_ids else sid
-                items.append(Icon(icon, x + 116 + k * 14, yy + 1.5, 12))
+                items.append(Icon(icon, x + 116 + k * (tick + 2), yy + 1.5, tick))
             if region.reward is not None:
-                items.append(text(x + w, yy + 11, f"most: {region.reward}", BODY_SIZE, "bold", "end"))
+                items.append(text(x + w, yy + row_h / 2 + 3.5, f"most: {region.reward}", BODY_SIZE, "bold", "end"))
             yy += row_h
         yy += 4
         if rs.mode == "table":
@@ -184,25 +224,25 @@ def regions_block(m: GameMap) -> Block:
     return draw
 
 
-def iconic_block(m: GameMap) -> Block:
+def iconic_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
     """Iconic (shield) cities: a box per city visited, the points under each count."""
 
     def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
         items, hh = section_header(x, y, w, "Iconic cities", "shield cities visited")
         yy = y + hh
-        items.append(Icon("shield", x, yy + 2, ICON))
+        items.append(Icon("shield", x, yy + 2, mt.icon))
         n = len(m.iconic_table) - 1
         bx = x + NAME_W
-        items += box_row(bx, yy + 2, n, BOX, GAP)
-        yy += ROW_H + 10
-        items += _points_under(bx, yy, [str(p) for p in m.iconic_table[1:]], "visited")
+        items += box_row(bx, yy + 2, n, mt.box, mt.gap)
+        yy += mt.row_h + 10
+        items += _points_under(bx, yy, [str(p) for p in m.iconic_table[1:]], "visited", mt)
         items += _score_box(x + w, yy - 13)
         return items, yy - y + 10
 
     return draw
 
 
-def finish_block(m: GameMap) -> Block:
+def finish_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
     """Speed bonus and the grand total."""
 
     def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
@@ -214,27 +254,66 @@ def finish_block(m: GameMap) -> Block:
         items += _badge(x + w - 60, yy + 8, str(m.speed_bonus))
         items += _score_box(x + w, yy - 1)
         yy += 28
-        items.append(Rect(x, yy, w, 30, Style(stroke=INK, fill=LIGHT, width=1.4), radius=3))
-        items.append(text(x + 8, yy + 20, "TOTAL", 13, "bold"))
-        items.append(Rect(x + w - 70, yy + 4, 64, 22, Style(stroke=INK, fill=PAPER_WHITE, width=1.2), radius=2))
-        return items, yy + 30 - y
+        total_h = 30 * mt.scale
+        items.append(Rect(x, yy, w, total_h, Style(stroke=INK, fill=LIGHT, width=1.4), radius=3))
+        items.append(text(x + 8, yy + total_h / 2 + 5, "TOTAL", 13, "bold"))
+        items.append(Rect(x + w - 70, yy + 4, 64, total_h - 8, Style(stroke=INK, fill=PAPER_WHITE, width=1.2),
+                          radius=2))
+        return items, yy + total_h - y
 
     return draw
 
 
-def blocks(m: GameMap) -> list[Block]:
-    """Every scoring block of the map, top to bottom."""
-    out: list[Block] = [track_block(m.collect, "souvenirs of your region")]
+def turn_block(m: GameMap, mt: Metrics = DEFAULT, with_end: bool = True) -> Block:
+    """A reminder of the three actions, who picks them and (``with_end``) when the game ends."""
+    seen = "an animal" if len(m.explore) > 1 else "a sight"
+    lines = [
+        ("Travel", "draw over a route to a connected city"),
+        ("Collect", f"mark a souvenir of your region (max {m.collect.boxes} each)"),
+        ("Explore", f"mark {seen} of your city (leftmost box)"),
+    ]
+    need = "a city" if m.end_cities_per_region == 1 else f"{m.end_cities_per_region} cities"
+    end = (f"Game end: once someone has visited {need} in every region and is back at their start, "
+           "finish that turn and score.")
+    faces = ", ".join(
+        f"{'-'.join(str(f) for f in dice.FACES if dice.action_of(f) == a)} {a}" for a in dice.ACTIONS
+    )
+
+    def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
+        items, hh = section_header(x, y, w, "Each turn", "everyone takes the action")
+        yy = y + hh
+        row_h = 13.0 * mt.scale
+        label_w = max(fonts.text_width(a, BODY_SIZE, "bold") for a, _ in lines) + 6
+        for action, what in lines:
+            yy += row_h
+            items.append(text(x, yy - 3, action, BODY_SIZE, "bold"))
+            items.append(fitted(x + label_w, yy - 3, what, w - label_w, BODY_SIZE))
+        yy += 14
+        items.append(fitted(x, yy - 3, "The Navigator picks it and may take it twice.", w, BODY_SIZE - 1, fill=GREY))
+        yy += 11
+        items.append(fitted(x, yy - 3, f"Solo or 7+ players, roll 2 dice: {faces}", w, BODY_SIZE - 1, fill=GREY))
+        if not with_end:
+            return items, yy - y
+        yy += 8
+        para, ph = paragraph(x, yy, w, end, BODY_SIZE)
+        items += para
+        return items, yy + ph - y
+
+    return draw
+
+
+def blocks(m: GameMap, mt: Metrics = DEFAULT) -> list[Block]:
+    """Every scoring block of the map, in reading order (Speed bonus and TOTAL last)."""
+    out: list[Block] = [track_block(m.collect, "souvenirs of your region", mt)]
     for t in m.explore:
-        out.append(track_block(t, "sights of your city" if len(m.explore) == 1 else "animals of your city"))
-    out.append(regions_block(m))
+        out.append(track_block(t, "sights of your city" if len(m.explore) == 1 else "animals of your city", mt))
+    out.append(regions_block(m, mt))
     if m.iconic_table:
-        out.append(iconic_block(m))
-    out.append(finish_block(m))
+        out.append(iconic_block(m, mt))
+    out.append(finish_block(m, mt))
     return out
 
 
 def measure(block: Block, w: float) -> float:
     """The height a block needs at width ``w``."""
     return block(0.0, 0.0, w)[1]
-

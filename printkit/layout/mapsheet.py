@@ -8,7 +8,7 @@ drawn once as a Form, so a pack of N sheets costs little more than one.
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from printkit.layout import fonts
 from printkit.layout.common import (
@@ -28,7 +28,7 @@ from printkit.layout.common import (
     text_box,
     title_block,
 )
-from printkit.layout.mapsections import blocks, measure
+from printkit.layout.mapplan import BLOCK_GAP, MAP_PAD, Plan, plan
 from printkit.layout.primitives import (
     Circle,
     Document,
@@ -41,77 +41,33 @@ from printkit.layout.primitives import (
 )
 from printkit.model import City, GameMap
 
-SECTION_W = 236.0
-MAP_PAD = 12.0
-COLUMN_GAP = 16.0
-BLOCK_GAP = 10.0
+if TYPE_CHECKING:
+    from printkit.layout.geo import MapFrame
+
 CITY_R = 4.6
-SIGHT = 9.0
-SIGHT_MIN = 7.5
+SIGHTS = (10.5, 9.5, 8.5, 7.5)
+"""Sizes tried for a city's sight icons, largest first (the first that fits is used)."""
+SIGHT = SIGHTS[0]
 LAND = Style(stroke="#8a8a8a", fill="#e4e4e4", width=0.4)
 BORDERS = Style(stroke="#b4b4b4", width=0.3)
 LEADER = Style(stroke=INK, width=0.4)
 ROUTE = Style(stroke="#4a4a4a", width=1.0, dash=(3.0, 2.0))
 CITY = Style(stroke=INK, fill=PAPER_WHITE, width=1.2)
 FRAME = Style(stroke=INK, width=0.8)
+INSET_FRAME = Style(stroke=GREY, fill=PAPER_WHITE, width=0.6)
 
 
-@dataclass(frozen=True)
-class Plan:
-    """Where the scoring blocks go: columns right of the map, and a strip under it."""
-
-    columns: tuple[tuple[int, ...], ...]
-    strip: tuple[int, ...]
-    strip_h: float
-
-    @property
-    def width(self) -> float:
-        """Width of the section columns on the right."""
-        n = len(self.columns)
-        return n * SECTION_W + (n - 1) * COLUMN_GAP
-
-
-def plan(m: GameMap, inner_w: float, body_h: float) -> Plan:
-    """One right-hand column plus a strip under the map if that works, else more columns."""
-    heights = [measure(b, SECTION_W) for b in blocks(m)]
-    used, first = 0.0, 0
-    while first < len(heights) and used + heights[first] <= body_h:
-        used += heights[first] + BLOCK_GAP
-        first += 1
-    rest = tuple(range(first, len(heights)))
-    map_w = inner_w - SECTION_W - COLUMN_GAP
-    per_strip = int((map_w + COLUMN_GAP) // (SECTION_W + COLUMN_GAP))
-    strip_h = max((heights[i] for i in rest), default=0.0)
-    if len(rest) <= per_strip and strip_h <= body_h * 0.3:
-        return Plan((tuple(range(first)),), rest, strip_h + BLOCK_GAP if rest else 0.0)
-    cols: list[list[int]] = [[]]
-    used = 0.0
-    for i, h in enumerate(heights):
-        if used + h > body_h and cols[-1]:
-            cols.append([])
-            used = 0.0
-        cols[-1].append(i)
-        used += h + BLOCK_GAP
-    return Plan(tuple(tuple(c) for c in cols), (), 0.0)
-
-
-def _sections(m: GameMap, p: Plan, x: float, y: float, height: float, strip_x: float,
-              strip_y: float) -> list[Item]:
-    """The scoring blocks placed as planned."""
-    all_blocks = blocks(m)
+def _sections(p: Plan) -> list[Item]:
+    """The scoring blocks drawn in their columns; the last block sits at its column's foot."""
     items: list[Item] = []
-    for c, indices in enumerate(p.columns):
-        cx = x + c * (SECTION_W + COLUMN_GAP)
-        yy = y
-        for i in indices:
-            drawn, h = all_blocks[i](cx, yy, SECTION_W)
+    last = len(p.blocks) - 1
+    for col in p.columns:
+        yy = col.box.y
+        for i, h in zip(col.blocks, col.heights):
+            y = col.box.bottom - h if i == last else yy
+            drawn, _ = p.blocks[i](col.box.x, y, col.box.w)
             items += drawn
             yy += h + BLOCK_GAP
-        if yy - BLOCK_GAP > y + height + 0.5:
-            raise LayoutError(f"{m.source or m.id}: the scoring sections do not fit beside the map")
-    for k, i in enumerate(p.strip):
-        drawn, _ = all_blocks[i](strip_x + k * (SECTION_W + COLUMN_GAP), strip_y, SECTION_W)
-        items += drawn
     return items
 
 
@@ -129,34 +85,32 @@ def _sight_icons(city: City, m: GameMap) -> list[str]:
 
 
 def _icon_spot(
-    px: float, py: float, count: int, placer: LabelPlacer, size: float = SIGHT
-) -> tuple[float, float, bool] | None:
-    """Top-left and direction (True = stacked) of a city's sight icons, clear of other things."""
-    long = count * size + (count - 1) * 1.5
-    for soft, extra in [(True, e) for e in (0.0, 2.5, 5.0)] + [(False, e) for e in (0.0, 2.5, 5.0, 8.0, 11.0, 14.0)]:
-        d = CITY_R + 3.0 + extra
-        for stacked in (False, True):
-            w, h = (size, long) if stacked else (long, size)
-            candidates = [
-                (px - w / 2, py + d), (px - w / 2, py - d - h), (px + d, py - h / 2), (px - d - w, py - h / 2),
-                (px + d * 0.7, py + d * 0.7), (px - d * 0.7 - w, py + d * 0.7),
-                (px + d * 0.7, py - d * 0.7 - h), (px - d * 0.7 - w, py - d * 0.7 - h),
-            ]
-            for ix, iy in candidates:
-                box = Box(ix, iy, w, h)
-                if placer.free(box, soft):
-                    placer.block(box)
-                    return ix, iy, stacked
+    px: float, py: float, count: int, placer: LabelPlacer
+) -> tuple[float, float, bool, float] | None:
+    """Top-left, direction (True = stacked) and size of a city's sight icons, clear of other things.
+
+    Near the city first: every size is tried close by before any is tried
+    further away, and a route is crossed rather than moving far off.
+    """
+    steps = [(True, 0.0), (True, 2.5), (False, 0.0), (False, 2.5), (True, 5.0), (False, 5.0),
+             (False, 8.0), (False, 11.0), (False, 14.0)]
+    for soft, extra in steps:
+        for size in SIGHTS:
+            long = count * size + (count - 1) * 1.5
+            d = CITY_R + 3.0 + extra
+            for stacked in (False, True):
+                w, h = (size, long) if stacked else (long, size)
+                candidates = [
+                    (px - w / 2, py + d), (px - w / 2, py - d - h), (px + d, py - h / 2), (px - d - w, py - h / 2),
+                    (px + d * 0.7, py + d * 0.7), (px - d * 0.7 - w, py + d * 0.7),
+                    (px + d * 0.7, py - d * 0.7 - h), (px - d * 0.7 - w, py - d * 0.7 - h),
+                ]
+                for ix, iy in candidates:
+                    box = Box(ix, iy, w, h)
+                    if placer.free(box, soft):
+                        placer.block(box)
+                        return ix, iy, stacked, size
     return None
-
-
-def fitted_box(m: GameMap, box: Box) -> Box:
-    """The part of ``box`` the map's bounds fill (aspect kept), at the top, centred across."""
-    from printkit.layout.geo import MapFrame
-
-    inner = box.grow(-MAP_PAD)
-    x, _, w, h = MapFrame(m.projection, inner.x, inner.y, inner.w, inner.h).content
-    return Box(x - MAP_PAD, box.y, w + 2 * MAP_PAD, h + 2 * MAP_PAD)
 
 
 def _map_items(m: GameMap, box: Box) -> list[Item]:
@@ -166,14 +120,15 @@ def _map_items(m: GameMap, box: Box) -> list[Item]:
     inner = box.grow(-MAP_PAD)
     frame = MapFrame(m.projection, inner.x, inner.y, inner.w, inner.h)
     # cities sit inside the padded box; the land runs on to the frame's edge
-    frame.x, frame.y, frame.w, frame.h = box.x, box.y, box.w, box.h
+    whole = (box.x, box.y, box.w, box.h)
     items: list[Item] = [Rect(box.x, box.y, box.w, box.h, Style(stroke=None, fill=PAPER_WHITE))]
-    items.append(frame.land(LAND))
-    borders = frame.borders(BORDERS)
+    items.append(frame.land(LAND, clip=whole, insets=False))
+    borders = frame.borders(BORDERS, clip=whole, insets=False)
     if borders.commands:
         items.append(borders)
-    points = {c.id: frame.point(c.lat, c.lon) for c in m.cities}
     placer = LabelPlacer(box.grow(-2), gap=1.2)
+    items += _insets(frame, placer)
+    points = {c.id: frame.point(c.lat, c.lon) for c in m.cities}
     for r in m.routes:
         (x1, y1), (x2, y2) = points[r.a], points[r.b]
         items.append(Line(x1, y1, x2, y2, ROUTE))
@@ -206,14 +161,10 @@ def _map_items(m: GameMap, box: Box) -> list[Item]:
         names = _sight_icons(c, m)
         if not names:
             continue
-        size = SIGHT
         spot = _icon_spot(px, py, len(names), placer)
         if spot is None:
-            size = SIGHT_MIN
-            spot = _icon_spot(px, py, len(names), placer, size)
-        if spot is None:
             raise LayoutError(f"{m.source or m.id}: no room for the sights of {c.name} on the map")
-        ix, iy, stacked = spot
+        ix, iy, stacked, size = spot
         for k, name in enumerate(names):
             step = k * (size + 1.5)
             icons.append(Icon(name, ix, iy + step, size) if stacked else Icon(name, ix + step, iy, size))
@@ -273,6 +224,24 @@ def _key(x: float, y: float, w: float, m: GameMap) -> tuple[list[Item], float]:
     return items, 12 + line * 12
 
 
+def _insets(frame: MapFrame, placer: LabelPlacer) -> list[Item]:
+    """Each inset on a white ground in a thin frame, with its land and borders (and name, if it has one)."""
+    items: list[Item] = []
+    for (_, sub), inset in zip(frame.insets, frame.projection.insets):
+        x, y, w, h = sub.x, sub.y, sub.w, sub.h
+        items.append(Rect(x, y, w, h, INSET_FRAME))
+        items.append(sub.land(LAND))
+        borders = sub.borders(BORDERS)
+        if borders.commands:
+            items.append(borders)
+        for edge in (Box(x, y, w, 0), Box(x, y + h, w, 0), Box(x, y, 0, h), Box(x + w, y, 0, h)):
+            placer.block(edge.grow(0.6))  # labels and icons stay off the frame line
+        caption = str(getattr(inset, "name", "") or "")
+        if caption and fonts.text_width(caption, 7.0, "bold") <= w - 6:
+            items.append(text(x + 3, y + h - 3, caption, 7.0, "bold", fill=GREY))
+    return items
+
+
 def build(m: GameMap, names: list[str], paper: str) -> Document:
     """Map sheets for ``m``: one landscape page per player name (at least one)."""
     width, height = page_size(paper, landscape=True)
@@ -292,13 +261,8 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
     shared.append(Line(x0 + inner_w - name_w + 20 + sw, start_y + 14.5, x0 + inner_w, start_y + 14.5,
                        Style(stroke=INK, width=0.7)))
     top = y0 + max(th, 40) + 8
-    body_h = y0 + inner_h - top
-    p = plan(m, inner_w, body_h)
-    map_w = inner_w - p.width - COLUMN_GAP
-    key_h = _key(0, 0, map_w, m)[1] + 4
-    map_box = fitted_box(m, Box(x0, top, map_w, body_h - key_h - p.strip_h))
-    shared += _map_items(m, map_box)
-    shared += _key(x0, map_box.bottom + 2, map_w, m)[0]
-    strip_y = y0 + inner_h - p.strip_h + BLOCK_GAP
-    shared += _sections(m, p, x0 + map_w + COLUMN_GAP, top, body_h, x0, strip_y)
+    p = plan(m, x0, top, inner_w, y0 + inner_h - top, lambda w: _key(0, 0, w, m)[1] + 4)
+    shared += _map_items(m, p.map_box)
+    shared += _key(x0, p.key_y, p.left_w, m)[0]
+    shared += _sections(p)
     return pack(width, height, shared, names, slot, f"{m.name} in 15 Minutes - map sheet", "map")

@@ -10,7 +10,7 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
-from printkit.errors import DataError
+from printkit.errors import DataError, UnknownMapError
 from printkit.model import GameMap, Mode, Track
 from printkit.rules.atw import PlayerMarks, end_condition_met, score_game
 from printkit.rules.report import GameScore
@@ -278,8 +278,7 @@ def resolve_map(value: Any, source: str, base_dir: Path) -> GameMap:
         if path.is_file():
             return load_map(str(path))
         raise DataError([f"{source}: map: map file {str(path)!r} not found"])
-    shown = "nothing" if value is None else _shown(value)
-    raise DataError([f"{source}: map: unknown map {shown} (expected one of {', '.join(maps)}, or a .toml map file)"])
+    raise DataError([f"{source}: map: {UnknownMapError.describe(value, maps)}"])
 
 
 def read_document(doc: dict[str, Any], source: str, base_dir: Path) -> tuple[GameMap, Mode, list[PlayerMarks]]:
@@ -311,7 +310,12 @@ def read_document(doc: dict[str, Any], source: str, base_dir: Path) -> tuple[Gam
     return m, mode, [p for p in read if p is not None]
 
 
-def score_document(doc: dict[str, Any], source: str, base_dir: Path) -> GameScore:
-    """Check and score an Around the World record."""
+def game_title(m: GameMap) -> str:
+    """The printed title of a game on ``m``, from the map's own name: ``Around the US in 15 Minutes``."""
+    return f"{m.name} in 15 Minutes"
+
+
+def score_document(doc: dict[str, Any], source: str, base_dir: Path) -> tuple[GameScore, str]:
+    """Check and score an Around the World record; also its title (:func:`game_title`)."""
     m, mode, players = read_document(doc, source, base_dir)
-    return score_game(m, mode, players)
+    return score_game(m, mode, players), game_title(m)

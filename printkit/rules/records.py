@@ -25,6 +25,13 @@ OTHER_GAMES = {
     "wereldsteden": "wereldsteden",
 }
 GAMES = (ATW, *OTHER_GAMES)
+# printed titles; an Around the World game is titled by its map (atw_record.game_title)
+GAME_TITLES = {
+    ATW: "Around the World in 15 Minutes",
+    "trekking-the-world": "Trekking the World",
+    "globetrotting": "Globetrotting",
+    "wereldsteden": "Wereldsteden",
+}
 
 _TOML_POS = re.compile(r"^(?P<msg>.*?)\s*\(at line (?P<line>\d+), column (?P<col>\d+)\)$", re.S)
 
@@ -76,6 +83,11 @@ def load_record(path: str | Path) -> dict[str, Any]:
 
 def score_record(doc: dict[str, Any], source: str, base_dir: Path | None = None) -> GameScore:
     """Score a parsed record, dispatching on its ``game`` key."""
+    return score_titled(doc, source, base_dir)[0]
+
+
+def score_titled(doc: dict[str, Any], source: str, base_dir: Path | None = None) -> tuple[GameScore, str]:
+    """Score a parsed record and title it for printing (the map's own name for Around the World)."""
     game = doc.get("game", ATW)
     if game == ATW:
         from printkit.rules import atw_record
@@ -94,7 +106,7 @@ def score_record(doc: dict[str, Any], source: str, base_dir: Path | None = None)
     if scorer is None:
         raise DataError([f"{source}: game: scoring {game} is not available in this printkit"])
     result: GameScore = scorer(doc, source)
-    return result
+    return result, GAME_TITLES[game]
 
 
 def score_file(path: str | Path) -> GameScore:
