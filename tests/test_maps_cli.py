@@ -10,6 +10,7 @@ from pathlib import Path
 from click.testing import CliRunner
 
 from printkit.cli import cli
+from printkit.resources import data_dir
 
 DATA = Path(__file__).parent / "data" / "maps"
 ROOT = Path(__file__).resolve().parent.parent
@@ -91,7 +92,8 @@ def test_show_missing_file_exits_1(runner: CliRunner, tmp_path: Path) -> None:
 
 
 def test_validate_bundled_maps(runner: CliRunner) -> None:
-    files = [str(ROOT / "maps" / f"{name}.toml") for name in ("world", "us", "europe", "south-america")]
+    # The bundled copies (the installed package's after `pip install .`) are named maps/<file>.
+    files = [str(data_dir("maps") / f"{name}.toml") for name in ("world", "us", "europe", "south-america")]
     result = runner.invoke(cli, ["maps", "validate", *files])
     assert result.exit_code == 0, result.output
     assert result.stdout.splitlines() == [
