@@ -12,7 +12,7 @@ from printkit.loader_fields import Reader
 
 PROJECTION_KEYS = ("name", "center_lon", "center_lat", "parallels", "bounds", "outline", "insets")
 PROJECTIONS = ("natural-earth", "albers", "laea")
-INSET_KEYS = ("bounds", "box")
+INSET_KEYS = ("name", "bounds", "box")
 
 Quad = tuple[float, float, float, float]
 
@@ -91,12 +91,13 @@ def _overlap(a: Quad, b: Quad) -> bool:
 
 
 def _insets(rd: Reader, t: dict[str, Any]) -> tuple[model.Inset, ...]:
-    """The ``projection.insets`` list: each ``{ bounds = [...], box = [...] }``, none overlapping."""
+    """The ``projection.insets`` list: each ``{ name = "...", bounds = [...], box = [...] }``, none overlapping."""
     out: list[tuple[str, model.Inset]] = []
     for path, it in rd.tables(t, "insets", "projection"):
         rd.keys(it, path, INSET_KEYS)
         bounds = _bounds(rd, it, path, required=True)
         box = _box(rd, it, path)
+        name = rd.string(it, "name", path, required=False) or ""
         if bounds is None or box is None:
             continue
         for other_path, other in out:
@@ -105,5 +106,5 @@ def _insets(rd: Reader, t: dict[str, Any]) -> tuple[model.Inset, ...]:
             ox, oy, ow, oh = other.box
             if _overlap((box[0], box[1], box[0] + box[2], box[1] + box[3]), (ox, oy, ox + ow, oy + oh)):
                 rd.problem(f"{path}.box", f"overlaps {other_path}.box")
-        out.append((path, model.Inset(bounds=bounds, box=box)))
+        out.append((path, model.Inset(bounds=bounds, box=box, name=name)))
     return tuple(i for _, i in out)

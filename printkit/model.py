@@ -154,6 +154,7 @@ class Inset:
 
     bounds: tuple[float, float, float, float]
     box: tuple[float, float, float, float]
+    name: str = ""
 
 
 @dataclass(frozen=True)
@@ -300,7 +301,7 @@ class GameMap:
                 "parallels": list(self.projection.parallels),
                 "bounds": list(self.projection.bounds),
                 "outline": self.projection.outline,
-                "insets": [{"bounds": list(i.bounds), "box": list(i.box)} for i in self.projection.insets],
+                "insets": [{"name": i.name, "bounds": list(i.bounds), "box": list(i.box)} for i in self.projection.insets],
             },
         }
 

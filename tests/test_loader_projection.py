@@ -18,7 +18,7 @@ GOOD = """
 name = "natural-earth"
 bounds = [-60.0, -40.0, 120.0, 60.0]
 insets = [
-  { bounds = [-30.0, 60.0, -10.0, 70.0], box = [0.0, 0.0, 0.2, 0.25] },
+  { name = "Iceland", bounds = [-30.0, 60.0, -10.0, 70.0], box = [0.0, 0.0, 0.2, 0.25] },
   { bounds = [150, -50, 160, -40], box = [0.8, 0.75, 0.2, 0.25] },
 ]
 """
@@ -48,13 +48,13 @@ def test_insets_load_as_typed_data_and_json(tmp_path: Path) -> None:
     m = load_map(str(path))
     assert m.projection.bounds == (-60.0, -40.0, 120.0, 60.0)
     assert m.projection.insets == (
-        Inset(bounds=(-30.0, 60.0, -10.0, 70.0), box=(0.0, 0.0, 0.2, 0.25)),
+        Inset(bounds=(-30.0, 60.0, -10.0, 70.0), box=(0.0, 0.0, 0.2, 0.25), name="Iceland"),
         Inset(bounds=(150.0, -50.0, 160.0, -40.0), box=(0.8, 0.75, 0.2, 0.25)),
     )
     assert all(isinstance(v, float) for i in m.projection.insets for v in (*i.bounds, *i.box))
     assert m.to_json()["projection"]["insets"] == [
-        {"bounds": [-30.0, 60.0, -10.0, 70.0], "box": [0.0, 0.0, 0.2, 0.25]},
-        {"bounds": [150.0, -50.0, 160.0, -40.0], "box": [0.8, 0.75, 0.2, 0.25]},
+        {"name": "Iceland", "bounds": [-30.0, 60.0, -10.0, 70.0], "box": [0.0, 0.0, 0.2, 0.25]},
+        {"name": "", "bounds": [150.0, -50.0, 160.0, -40.0], "box": [0.8, 0.75, 0.2, 0.25]},
     ]
 
 
@@ -71,7 +71,7 @@ def test_array_of_tables_form_and_no_insets(tmp_path: Path) -> None:
 
 
 def test_city_outside_the_bounds_and_every_inset(tmp_path: Path) -> None:
-    no_inset = GOOD.replace("  { bounds = [-30.0, 60.0, -10.0, 70.0], box = [0.0, 0.0, 0.2, 0.25] },\n", "")
+    no_inset = GOOD.replace('  { name = "Iceland", bounds = [-30.0, 60.0, -10.0, 70.0], box = [0.0, 0.0, 0.2, 0.25] },\n', "")
     assert load(tmp_path, no_inset) == [
         (
             "bad.toml: cities[0]: Reykjavík at lat 64.15, lon -21.94 lies outside projection.bounds "

@@ -47,8 +47,8 @@ def test_show_us_json_iconic_and_europe_rewards(runner: CliRunner) -> None:
     assert us["iconic_table"] == [0, 2, 5, 9, 15]
     assert list(us["projection"]) == ["name", "center_lon", "center_lat", "parallels", "bounds", "outline", "insets"]
     assert us["projection"]["insets"] == [
-        {"bounds": [-170.0, 51.0, -129.0, 72.0], "box": [0.0, 0.62, 0.24, 0.38]},  # Alaska
-        {"bounds": [-161.0, 18.5, -154.5, 22.5], "box": [0.31, 0.8, 0.16, 0.2]},  # Hawaii
+        {"name": "Alaska", "bounds": [-170.0, 51.0, -129.0, 72.0], "box": [0.0, 0.62, 0.24, 0.38]},
+        {"name": "Hawaii", "bounds": [-161.0, 18.5, -154.5, 22.5], "box": [0.31, 0.8, 0.16, 0.2]},
     ]
     eu = json.loads(runner.invoke(cli, ["maps", "show", "europe", "--json"]).output)
     assert [r["reward"] for r in eu["regions"]] == [8, 6, 7, 9]

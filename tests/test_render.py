@@ -130,15 +130,15 @@ def test_svg_and_png_packs_are_one_file_per_page(runner: CliRunner, tmp_path: Pa
     assert stdout == f"Wrote {tmp_path / 'us-01.png'} ... us-03.png (3 pages, PNG, A4)\n"
 
 
-def test_default_output_and_stdout(runner: CliRunner) -> None:
-    with runner.isolated_filesystem():
-        code, stdout, _ = run(runner, "scorepad", "south-america", "--names", "Ann,Bo", "--paper", "letter")
-        assert code == 0
-        assert stdout == "Wrote output/scorepad-south-america-letter-2players.pdf (1 page, PDF, LETTER)\n"
-        reader = pypdf.PdfReader("output/scorepad-south-america-letter-2players.pdf")
-        assert [round(float(v)) for v in reader.pages[0].mediabox[2:]] == [612, 792]
-        text = reader.pages[0].extract_text()
-        assert "Ann" in text and "Bo" in text and "Common animals" in text
+def test_default_output_and_stdout(runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    code, stdout, _ = run(runner, "scorepad", "south-america", "--names", "Ann,Bo", "--paper", "letter")
+    assert code == 0
+    assert stdout == "Wrote output/scorepad-south-america-letter-2players.pdf (1 page, PDF, Letter)\n"
+    reader = pypdf.PdfReader("output/scorepad-south-america-letter-2players.pdf")
+    assert [round(float(v)) for v in reader.pages[0].mediabox[2:]] == [612, 792]
+    text = reader.pages[0].extract_text()
+    assert "Ann" in text and "Bo" in text and "Common animals" in text
     result = runner.invoke(cli, ["render", "tracker", "world", "-o", "-"])
     assert result.exit_code == 0
     reader = pypdf.PdfReader(io.BytesIO(result.stdout_bytes))
@@ -148,8 +148,8 @@ def test_default_output_and_stdout(runner: CliRunner) -> None:
 @pytest.mark.parametrize("args,code,message", [
     (["poster", "world"], 2,
      "Error: no sheet 'poster' for an Around the World map; choose one of: map, tracker, scorepad"),
-    (["map", "atlantis"], 1, "Error: unknown map 'atlantis'; choose one of world, us, europe, south-america, "
-                             "or give the path of a .toml map file"),
+    (["map", "atlantis"], 2, "Error: Invalid value for 'MAP': unknown map 'atlantis'; choose one of world, us, "
+                             "europe, south-america, or give the path of a .toml map file"),
     (["map", "world", "-o", "sheet.docx"], 2,
      "sheet.docx: cannot tell the format from the extension .docx; use .pdf, .svg or .png, or give --format"),
     (["map", "world", "--players", "2", "--names", "Ann,Bo,Cy"], 2,
@@ -160,9 +160,10 @@ def test_default_output_and_stdout(runner: CliRunner) -> None:
     (["map", "world", "--paper", "a3"], 2, "Invalid value for '--paper'"),
     (["map", "world", "-o", "no/such/folder/x.pdf"], 2, "folder 'no/such/folder' does not exist"),
 ])
-def test_bad_input_is_one_clear_line(runner: CliRunner, args: list[str], code: int, message: str) -> None:
-    with runner.isolated_filesystem():
-        result = runner.invoke(cli, ["render", *args])
+def test_bad_input_is_one_clear_line(runner: CliRunner, args: list[str], code: int, message: str,
+                                     tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(cli, ["render", *args])
     assert result.exit_code == code
     assert message in result.stderr
     assert "Traceback" not in result.stderr

@@ -11,6 +11,7 @@ from printkit.cli.common import names_option, reported
 
 FORMAT_CHOICES = ("pdf", "svg", "png")
 PAPER_CHOICES = ("a4", "letter")
+PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
 MAX_PLAYERS = 500
 
 
@@ -60,18 +61,18 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
 
     player_names = names_option(names)
     if names is not None and not player_names:
-        raise click.BadParameter("give at least one name, e.g. --names \"Ann,Bo\"", param_hint="--names")
+        raise click.BadParameter("give at least one name, e.g. --names \"Ann,Bo\"", param_hint="'--names'")
     if player_names and players is not None and players != len(player_names):
         raise click.UsageError(f"--players {players} does not match the {len(player_names)} names given; "
                                "give one of them")
     if len(player_names) > MAX_PLAYERS:
-        raise click.BadParameter(f"at most {MAX_PLAYERS} names", param_hint="--names")
+        raise click.BadParameter(f"at most {MAX_PLAYERS} names", param_hint="'--names'")
     roster = player_names or [""] * (players or 1)
     try:
         chosen = backends.format_for(None if output in (None, "-") else output, fmt)
     except backends.OutputError as exc:
-        raise click.BadParameter(str(exc), param_hint="-o/--output") from None
-    with reported():
+        raise click.BadParameter(str(exc), param_hint="'-o' / '--output'") from None
+    with reported(map_param="'MAP'"):
         try:
             document = sheets.build(kind, subject, roster, paper.lower())
         except sheets.UnknownSheet as exc:
@@ -84,13 +85,13 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
                     "use -o PATH (or --format pdf) instead of -o -"
                 )
             data = backends.render(document, chosen)[0]
-            click.get_binary_stream("stdout").write(data)
+            sys.stdout.buffer.write(data)
             return
         target = Path(output) if output else default_output(kind, subject, paper.lower(), chosen, len(roster))
         if not output:
             target.parent.mkdir(parents=True, exist_ok=True)
         elif not target.parent.is_dir():
-            raise click.BadParameter(f"folder {str(target.parent)!r} does not exist", param_hint="-o/--output")
+            raise click.BadParameter(f"folder {str(target.parent)!r} does not exist", param_hint="'-o' / '--output'")
         total = backends.steps(document, chosen)
         if sys.stderr.isatty() and total > 1:
             with click.progressbar(length=total, label="Rendering", file=sys.stderr) as bar:
@@ -99,4 +100,4 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
             paths = backends.write(document, chosen, target)
     pages = len(document.pages)
     where = str(paths[0]) if len(paths) == 1 else f"{paths[0]} ... {paths[-1].name}"
-    click.echo(f"Wrote {where} ({pages} page{'s' if pages != 1 else ''}, {chosen.upper()}, {paper.upper()})")
+    click.echo(f"Wrote {where} ({pages} page{'s' if pages != 1 else ''}, {chosen.upper()}, {PAPER_NAMES[paper.lower()]})")
