@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
 from printkit.model import GameMap, Mode, Track
-from printkit.rules.report import GameScore, PlayerScore, Section
+from printkit.rules.report import GameScore, PlayerScore, Section, join_names, winners_by
 
 GAME = "around-the-world"
 SECTION_KEYS = ("collect", "explore", "regions", "iconic", "speed")
@@ -233,27 +233,23 @@ def pick_winners(
     tied = [(s, p) for s, p in zip(scores, players) if s.total == best]
     if len(tied) == 1:
         return (tied[0][0].name,), ""
-    names = _join([s.name for s, _ in tied])
+    names = join_names([s.name for s, _ in tied])
     head = f"{names} tied on {best} points"
     missing = [p.name for _, p in tied if not p.returned and (p.start_city is None or p.final_city is None)]
     if missing:
-        why = f"no final_city/start_city for {_join(missing)}"
+        why = f"no final_city/start_city for {join_names(missing)}"
         return tuple(s.name for s, _ in tied), f"{head}; {why}, so distance cannot break the tie: shared win"
     dists = {p.name: distance_home(m, p, distance) for _, p in tied}
-    far = 10**9
-    closest = min(d if d is not None else far for d in dists.values())
-    shown = ", ".join(
-        f"{n} {_plural(d, 'route') if d is not None else 'not connected'}" for n, d in dists.items()
+    far = 10**9  # not connected: farther than any real distance
+
+    def show(name: str) -> str:
+        d = dists[name]
+        return f"{name} {_plural(d, 'route') if d is not None else 'not connected'}"
+
+    key = {n: far if d is None else d for n, d in dists.items()}
+    return winners_by(
+        scores, key, "low", "routes from final city back to start", show, "{name} is closest and wins", "shared win"
     )
-    win = tuple(s.name for s, p in tied if (dists[p.name] if dists[p.name] is not None else far) == closest)
-    head = f"{head}; routes from final city back to start: {shown}"
-    if len(win) == 1:
-        return win, f"{head}: {win[0]} is closest and wins"
-    return win, f"{head}: {_join(list(win))} still tied, shared win"
-
-
-def _join(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def score_game(

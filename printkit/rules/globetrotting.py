@@ -22,7 +22,7 @@ from typing import Any
 from printkit.errors import DataError
 from printkit.games import Globetrotting, load_globetrotting
 from printkit.loader_fields import Problems, Reader, describe
-from printkit.rules.report import GameScore, PlayerScore, Section
+from printkit.rules.report import GameScore, PlayerScore, Section, winners_by
 
 GAME = "globetrotting"
 TOP_KEYS = ("game", "objectives", "players")
@@ -50,23 +50,9 @@ def airfare_bonus(game: Globetrotting, mine: int, others: Sequence[int]) -> int:
     return game.airfare_bonus * sum(1 for o in others if o > mine)
 
 
-def join_names(names: Sequence[str]) -> str:
-    """``Ann``, ``Ann and Bo``, ``Ann, Bo and Cy``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def pick_winners(scores: Sequence[PlayerScore], airfare: Mapping[str, int]) -> tuple[tuple[str, ...], str]:
     """Most points; ties: lower total airfare, then a shared victory."""
-    best = max(s.total for s in scores)
-    tied = [s.name for s in scores if s.total == best]
-    if len(tied) == 1:
-        return (tied[0],), ""
-    low = min(airfare[n] for n in tied)
-    win = [n for n in tied if airfare[n] == low]
-    head = f"{join_names(tied)} tied on {best} points; airfare: {', '.join(f'{n} {airfare[n]}' for n in tied)}"
-    if len(win) == 1:
-        return (win[0],), f"{head}: lower airfare wins ({win[0]})"
-    return tuple(win), f"{head}: {join_names(win)} still tied, shared victory"
+    return winners_by(scores, airfare, "low", "airfare", lambda n: f"{n} {airfare[n]}", "lower airfare wins ({name})")
 
 
 def score_game(game: Globetrotting, players: Sequence[GlobePlayer]) -> GameScore:

@@ -2,8 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, Literal
 
 
 @dataclass(frozen=True)
@@ -59,3 +60,37 @@ class GameScore:
             "winners": list(self.winners),
             "tiebreak": self.tiebreak,
         }
+
+
+def join_names(names: Sequence[str]) -> str:
+    """Names as prose: ``Ann``, ``Ann and Bo``, ``Ann, Bo and Cy``."""
+    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def winners_by(
+    scores: Sequence[PlayerScore],
+    key: Mapping[str, int],
+    prefer: Literal["low", "high"],
+    label: str,
+    show: Callable[[str], str],
+    wins: str,
+    shared: str = "shared victory",
+) -> tuple[tuple[str, ...], str]:
+    """Highest total wins; a tie goes to the lowest or highest ``key``, then is shared.
+
+    Returns the winners and how a tie was broken, e.g. ``Ann and Bo tied on 40
+    points; money: Ann $3, Bo $5: most money wins (Bo)``; ``wins`` may use
+    ``{name}``, ``show`` renders one tied player's ``key`` for that sentence.
+    """
+    if not scores:
+        return (), ""
+    top = max(s.total for s in scores)
+    tied = [s.name for s in scores if s.total == top]
+    if len(tied) == 1:
+        return (tied[0],), ""
+    target = (min if prefer == "low" else max)(key[n] for n in tied)
+    win = [n for n in tied if key[n] == target]
+    head = f"{join_names(tied)} tied on {top} points; {label}: {', '.join(show(n) for n in tied)}"
+    if len(win) == 1:
+        return (win[0],), f"{head}: {wins.format(name=win[0])}"
+    return tuple(win), f"{head}: {join_names(win)} still tied, {shared}"

@@ -20,7 +20,7 @@ from typing import Any
 from printkit.errors import DataError
 from printkit.games import Trekking, load_trekking
 from printkit.loader_fields import Problems, Reader
-from printkit.rules.report import GameScore, PlayerScore, Section
+from printkit.rules.report import GameScore, PlayerScore, Section, winners_by
 
 GAME = "trekking-the-world"
 TOP_KEYS = ("game", "end_trigger", "players")
@@ -64,22 +64,9 @@ def score_player(game: Trekking, p: TrekkingPlayer) -> PlayerScore:
     return PlayerScore(p.name, (tours, enc, Section("suitcase", "Suitcase", p.suitcase_points, why)))
 
 
-def _join(names: list[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def pick_winners(scores: tuple[PlayerScore, ...], money: dict[str, int]) -> tuple[tuple[str, ...], str]:
     """Most points; ties: most money, then a shared victory."""
-    best = max(s.total for s in scores)
-    tied = [s.name for s in scores if s.total == best]
-    if len(tied) == 1:
-        return (tied[0],), ""
-    most = max(money[n] for n in tied)
-    win = [n for n in tied if money[n] == most]
-    head = f"{_join(tied)} tied on {best} points; money: {', '.join(f'{n} ${money[n]}' for n in tied)}"
-    if len(win) == 1:
-        return (win[0],), f"{head}: most money wins ({win[0]})"
-    return tuple(win), f"{head}: {_join(win)} still tied, shared victory"
+    return winners_by(scores, money, "high", "money", lambda n: f"{n} ${money[n]}", "most money wins ({name})")
 
 
 def score_game(game: Trekking, players: list[TrekkingPlayer]) -> GameScore:

@@ -28,7 +28,7 @@ from typing import Any
 from printkit.errors import DataError, RuleError, StateError
 from printkit.games import Wereldsteden, load_wereldsteden
 from printkit.loader_fields import Problems, Reader, describe
-from printkit.rules.report import GameScore, PlayerScore, Section
+from printkit.rules.report import GameScore, PlayerScore, Section, join_names
 
 GAME = "wereldsteden"
 
@@ -162,10 +162,6 @@ def from_state(game: Wereldsteden, state: dict[str, Any], path: str) -> Board:
 # ----------------------------------------------------------------- win check
 
 
-def _join(names: Sequence[str]) -> str:
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
-
-
 def score_player(game: Wereldsteden, name: str, tiles: Sequence[str]) -> PlayerScore:
     """One section: the number of different winning tiles (duplicates don't count)."""
     different = sorted(set(tiles), key=[t.id for t in game.tiles].index)
@@ -181,7 +177,7 @@ def score_game(game: Wereldsteden, players: Sequence[tuple[str, Sequence[str]]],
     winners = tuple(s.name for s in scores if s.total >= target)
     mode = "variant" if variant else "standard"
     if len(winners) > 1:
-        raise RuleError(f"{_join(list(winners))} all have {target} different winning tiles, but the game ends "
+        raise RuleError(f"{join_names(list(winners))} all have {target} different winning tiles, but the game ends "
                         "as soon as one player has them")  # fmt: skip
     note = "" if winners else f"nobody has {target} different winning tiles yet: the game goes on"
     return GameScore(GAME, "", mode, scores, winners, note)
