@@ -123,7 +123,7 @@ def passport(names: list[str], paper: str) -> Document:
     y += 52
     notes = ("Game end: after 9 flights. Add up your airfare and reveal it, then your fulfillment points. "
              "Most points wins; tied: lower total airfare; still tied: shared victory. "
-             "Solo against Abby: `printkit abby` keeps her passport.")  # fmt: skip
+             "Solo: Abby's passport is kept by printkit abby.")  # fmt: skip
     para, _ = paragraph(x, y, w, notes, BODY_SIZE, fill=GREY)
     items += para
     return pack(width, height, items, names, slot, "Globetrotting - passport", "globetrotting-passport")
