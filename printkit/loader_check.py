@@ -26,6 +26,7 @@ def _plural(n: int, word: str, many: str = "") -> str:
 
 
 def raw_count(doc: dict[str, Any], key: str) -> int:
+    """How many entries the raw list ``doc[key]`` has (0 if it is not a list)."""
     value = doc.get(key)
     return len(value) if isinstance(value, list) else 0
 

@@ -32,9 +32,11 @@ class LazyGroup(click.Group):
     """A group whose subcommands are imported only when used."""
 
     def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command name, in help order, without importing any."""
         return list(COMMANDS)
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """Import and return one command (None for an unknown name)."""
         spec = COMMANDS.get(cmd_name)
         if spec is None:
             return None
@@ -43,6 +45,7 @@ class LazyGroup(click.Group):
         return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """List the commands with their one-line help, importing none of them."""
         rows = [(name, spec[2]) for name, spec in COMMANDS.items()]
         with formatter.section("Commands"):
             formatter.write_dl(rows)

@@ -254,6 +254,7 @@ class RecordReader:
 
 
 def players_count_problem(mode: Mode, n: int) -> str | None:
+    """Why ``n`` players cannot play in ``mode``, or None if they can."""
     if n == 0:
         return "at least one player is needed"
     if mode == "solo" and n > 1:
