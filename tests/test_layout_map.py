@@ -8,7 +8,17 @@ from functools import lru_cache
 import pytest
 
 from printkit.layout import geo, mapsheet
-from printkit.layout.common import MARGIN, Box, flatten, item_box, page_size, printable_area, title_block
+from printkit.layout.common import (
+    MARGIN,
+    Box,
+    flatten,
+    item_box,
+    page_size,
+    printable_area,
+    segment_hits,
+    text_box,
+    title_block,
+)
 from printkit.layout.mapplan import BLOCK_GAP, Plan, _flow, fitted_box, plan
 from printkit.layout.primitives import Circle, Document, Icon, Item, Line, Path, Rect, Text
 from printkit.loader import bundled_maps, load_map
@@ -195,3 +205,33 @@ def test_land_without_insets_leaves_their_outlines_to_the_inset_frames() -> None
     main = frame.land(insets=False).commands
     parts = sum(len(f.land().commands) for f in frame.inset_frames)
     assert parts > 0 and len(whole) == len(main) + parts
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+@pytest.mark.parametrize("map_id", MAPS)
+def test_region_names_stay_off_routes_and_cities(map_id: str, paper: str) -> None:
+    m = load_map(map_id)
+    items = items_of(map_id, paper)
+    names = {r.name.upper() for r in m.regions if m.region_cities(r.id)}
+    labels = [i for i in items if isinstance(i, Text) and i.text in names]
+    assert {t.text for t in labels} == names  # every region with cities is named on the map
+    dashed = [i for i in items if isinstance(i, Line) and i.style == mapsheet.ROUTE]
+    assert len(dashed) == len(m.routes) + 1  # the routes, then the key's sample under the map
+    routes = dashed[:-1]
+    marks = [item_box(i) for i in items if isinstance(i, (Circle, Icon)) and item_box(i) is not None]
+    for t in labels:
+        box = text_box(t)
+        # the exact segment, widened by half the route's stroke: no region name lies on a route line
+        hits = [r for r in routes if segment_hits(box, r.x1, r.y1, r.x2, r.y2, r.style.width / 2)]
+        assert not hits, (t.text, hits)
+        assert not any(b is not None and box.intersects(b) for b in marks), t.text
+
+
+def test_segment_hits_is_exact() -> None:
+    box = Box(10.0, 10.0, 20.0, 10.0)
+    assert segment_hits(box, 0, 15, 40, 15)  # straight through
+    assert not segment_hits(box, 0, 0, 40, 5)  # passes above
+    # a diagonal grazing the corner (31, 9) misses; with 1.5 pt of pad it touches
+    assert not segment_hits(box, 28, 6, 34, 12)
+    assert segment_hits(box, 28, 6, 34, 12, pad=1.5)
+    assert not segment_hits(box, 0, 15, 9, 15)  # stops short of the box

@@ -136,6 +136,26 @@ def outside(items: Iterable[Item], area: Box, tol: float = 1.0) -> list[Item]:
     return found
 
 
+def segment_hits(box: Box, x1: float, y1: float, x2: float, y2: float, pad: float = 0.0) -> bool:
+    """Whether the segment (x1, y1)-(x2, y2) passes through ``box`` grown by ``pad`` (Liang-Barsky)."""
+    b = box.grow(pad)
+    dx, dy = x2 - x1, y2 - y1
+    t0, t1 = 0.0, 1.0
+    for p, q in ((-dx, x1 - b.x), (dx, b.right - x1), (-dy, y1 - b.y), (dy, b.bottom - y1)):
+        if p == 0:
+            if q <= 0:
+                return False
+            continue
+        t = q / p
+        if p < 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 >= t1:
+            return False
+    return True
+
+
 def segment_boxes(x1: float, y1: float, x2: float, y2: float, step: float = 3.0) -> list[Box]:
     """Small boxes along a line, to keep labels off it."""
     n = max(1, int(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 / step))

@@ -7,8 +7,10 @@ tables of write-in boxes. All sizes are points; origin top-left, y down.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 
 from printkit.errors import PrintkitError
 from printkit.layout import fonts
@@ -18,6 +20,7 @@ from printkit.layout.boxes import item_box as item_box
 from printkit.layout.boxes import outside as outside
 from printkit.layout.boxes import overlapping_texts as overlapping_texts
 from printkit.layout.boxes import segment_boxes as segment_boxes
+from printkit.layout.boxes import segment_hits as segment_hits
 from printkit.layout.boxes import text_box as text_box
 from printkit.layout.primitives import (
     Anchor,
@@ -126,6 +129,12 @@ def name_text(
 
 def wrap(value: str, width: float, size: float = BODY_SIZE, weight: FontWeight = "regular") -> list[str]:
     """Greedy word wrap of ``value`` into lines no wider than ``width``."""
+    return list(_wrap(value, width, size, weight))
+
+
+@lru_cache(maxsize=512)
+def _wrap(value: str, width: float, size: float, weight: FontWeight) -> tuple[str, ...]:
+    """:func:`wrap`, remembered (the map planner measures the same paragraphs many times)."""
     lines: list[str] = []
     for para in value.split("\n"):
         line = ""
@@ -137,7 +146,7 @@ def wrap(value: str, width: float, size: float = BODY_SIZE, weight: FontWeight =
             else:
                 line = candidate
         lines.append(line)
-    return lines
+    return tuple(lines)
 
 
 def paragraph(
@@ -294,6 +303,7 @@ class LabelPlacer:
         self.area = area
         self.obstacles: list[Box] = list(obstacles)
         self.soft: list[Box] = []
+        self.lines: list[tuple[float, float, float, float, float]] = []
         self.gap = gap
 
     def block(self, box: Box) -> None:
@@ -304,11 +314,51 @@ class LabelPlacer:
         """Mark a box as best avoided (soft)."""
         self.soft.append(box)
 
+    def avoid_line(self, x1: float, y1: float, x2: float, y2: float, pad: float = 1.0) -> None:
+        """Mark a line (e.g. a route) as best avoided, ``pad`` points either side of it (soft)."""
+        self.lines.append((x1, y1, x2, y2, pad))
+
     def free(self, box: Box, soft: bool = False) -> bool:
         """Whether a box is inside the area and clear of everything placed (and soft ones)."""
         if not box.inside(self.area) or any(box.intersects(o, self.gap) for o in self.obstacles):
             return False
-        return not (soft and any(box.intersects(o) for o in self.soft))
+        if not soft:
+            return True
+        if any(box.intersects(o) for o in self.soft):
+            return False
+        return not any(segment_hits(box, x1, y1, x2, y2, pad) for x1, y1, x2, y2, pad in self.lines)
+
+    def place_near(
+        self, value: str, cx: float, cy: float, reach: float, size: float = SMALL_SIZE,
+        weight: FontWeight = "regular", fill: str = INK,
+    ) -> Text | None:
+        """A label centred as near (cx, cy) as it can be, within ``reach``, clear of soft obstacles too.
+
+        Rings of 16 positions every 4 points out from the point; when none is
+        clear, :meth:`place` (which may cross a soft obstacle) decides.
+        """
+        asc, desc = fonts.ascent(size, weight), fonts.descent(size, weight)
+        mid = (asc - desc) / 2
+        half = fonts.text_width(value, size, weight) / 2 + self.gap + 2
+        near = Box(cx - reach - half, cy - reach - asc - self.gap - 2, 2 * (reach + half),
+                   2 * reach + asc + desc + 2 * self.gap + 4)
+        # only what the search can reach is checked (a sheet has hundreds of obstacles)
+        local = LabelPlacer(self.area, [o for o in self.obstacles if o.intersects(near)], self.gap)
+        local.soft = [o for o in self.soft if o.intersects(near)]
+        local.lines = [ln for ln in self.lines if segment_hits(near, ln[0], ln[1], ln[2], ln[3], ln[4])]
+        d = 0.0
+        while d <= reach:
+            ring = 1 if d == 0 else 16
+            for k in range(ring):
+                a = 2 * math.pi * k / ring
+                candidate = text(cx + d * math.cos(a), cy + mid + d * math.sin(a), value, size, weight,
+                                 "middle", fill)
+                box = text_box(candidate)
+                if local.free(box, soft=True):
+                    self.block(box)
+                    return candidate
+            d += 4.0
+        return self.place(value, cx, cy, 0.0, size, weight, fill)
 
     def place(
         self, value: str, cx: float, cy: float, clearance: float, size: float = SMALL_SIZE,

@@ -161,7 +161,14 @@ def metrics(weight: FontWeight = "regular") -> FontMetrics:
 def text_width(text: str, size: float, weight: FontWeight = "regular") -> float:
     """Width in points of ``text`` set at ``size`` points (advance widths, no kerning)."""
     m = metrics(weight)
-    return sum(m.advance(ch) for ch in text) * size / m.units_per_em
+    return _units(text, weight) * size / m.units_per_em
+
+
+@lru_cache(maxsize=8192)
+def _units(text: str, weight: FontWeight) -> int:
+    """Summed advance widths of ``text`` in font units (layout asks for the same strings often)."""
+    m = metrics(weight)
+    return sum(m.advance(ch) for ch in text)
 
 
 def ascent(size: float, weight: FontWeight = "regular") -> float:

@@ -28,10 +28,15 @@ COLUMN_GAP = 16.0
 BLOCK_GAP = 10.0
 MAP_PAD = 12.0
 SCALES = (1.0, 1.1, 1.2, MAX_SCALE)
+ROWS = (1.0, 1.15, 1.3)
+"""Row-height stretches tried at a scale (boxes stay that scale's size)."""
 BLANK_WEIGHT = 0.6
 """How much a square point of blank paper costs against one of map."""
 EMPTY_WEIGHT = 2.0
 """Blank paper in a column with no block at all counts this many times over."""
+
+METRICS = tuple(Metrics(s, r) for s in SCALES for r in ROWS)
+"""Every section size tried, smallest first (a tie keeps the plainer one)."""
 
 
 @dataclass(frozen=True)
@@ -98,14 +103,13 @@ def plan(m: GameMap, x: float, top: float, width: float, height: float,
 
     _, _, cw, ch = MapFrame(m.projection, 0.0, 0.0, 1000.0, 1000.0).content
     aspect = cw / ch
-    measured: dict[tuple[float, int, float], tuple[list[Block], list[float]]] = {}
+    measured: dict[tuple[Metrics, int, float], tuple[list[Block], list[float]]] = {}
 
-    def sized(scale: float, turn: int, w: float) -> tuple[list[Block], list[float]]:
-        if (scale, turn, w) not in measured:
-            mt = Metrics(scale)
+    def sized(mt: Metrics, turn: int, w: float) -> tuple[list[Block], list[float]]:
+        if (mt, turn, w) not in measured:
             bl = ([turn_block(m, mt, with_end=turn == 2)] if turn else []) + blocks(m, mt)
-            measured[(scale, turn, w)] = (bl, [measure(b, w) for b in bl])
-        return measured[(scale, turn, w)]
+            measured[(mt, turn, w)] = (bl, [measure(b, w) for b in bl])
+        return measured[(mt, turn, w)]
 
     best: Plan | None = None
     for right in (1, 2, 3):
@@ -126,8 +130,8 @@ def plan(m: GameMap, x: float, top: float, width: float, height: float,
                            for k in range(under)] if under_h > 0 and under else []
             boxes = under_boxes + right_boxes
             for turn in (2, 1, 0):  # the "Each turn" reminder: with the game end, without, none
-                for scale in SCALES:
-                    hs = [sized(scale, turn, b.w)[1] for b in boxes]
+                for mt in METRICS:
+                    hs = [sized(mt, turn, b.w)[1] for b in boxes]
                     placed = _flow(hs, [b.h for b in boxes])
                     if placed is None:
                         continue
@@ -138,8 +142,8 @@ def plan(m: GameMap, x: float, top: float, width: float, height: float,
                     blank += (left_w - mbox.w) * mbox.h  # beside a map narrower than its area
                     score = (mbox.w - 2 * MAP_PAD) * (mbox.h - 2 * MAP_PAD) - BLANK_WEIGHT * blank
                     if best is None or score > best.score + 1e-6:
-                        bl = sized(scale, turn, SECTION_W)[0]
-                        best = Plan(mbox, mbox.bottom + 2, left_w, tuple(bl), cols, Metrics(scale), turn, score)
+                        bl = sized(mt, turn, SECTION_W)[0]
+                        best = Plan(mbox, mbox.bottom + 2, left_w, tuple(bl), cols, mt, turn, score)
     if best is None:
         from printkit.layout.common import LayoutError
 

@@ -9,6 +9,7 @@ the sheet has space to spare (text sizes stay the same).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -35,18 +36,25 @@ GAP = 3.5
 ROW_H = 16.5
 ICON = 12.0
 NAME_W = 76.0
+SCORE_CLEAR = 48.0
+"""Room a row of boxes leaves at a block's right edge for the ``= [ ]`` score box."""
 SMALL = 8.0  # captions under boxes (grey); numbers themselves are BODY_SIZE
 
 Block = Callable[[float, float, float], tuple[list[Item], float]]
 MAX_SCALE = 1.3
-"""The roomiest the rows get: boxes 13 -> 16.9 pt, rows 16.5 -> 21.5 pt."""
+"""The largest box scale: boxes 13 -> 16.9 pt (rows may stretch further, see Metrics.rows)."""
 
 
 @dataclass(frozen=True)
 class Metrics:
-    """Sizes of the write-in boxes, icons and rows, all ``scale`` times the defaults."""
+    """Sizes of the write-in boxes, icons and rows, all ``scale`` times the defaults.
+
+    ``rows`` stretches the rows' height alone (boxes and icons keep their size),
+    to spend height a column has to spare when wider boxes would not fit.
+    """
 
     scale: float = 1.0
+    rows: float = 1.0
 
     @property
     def box(self) -> float:
@@ -61,7 +69,7 @@ class Metrics:
     @property
     def row_h(self) -> float:
         """Height of one kind's row."""
-        return ROW_H * self.scale
+        return ROW_H * self.scale * self.rows
 
     @property
     def icon(self) -> float:
@@ -126,6 +134,8 @@ def track_block(t: Track, subtitle: str = "", mt: Metrics = DEFAULT) -> Block:
         if t.boxes == 1:
             return _single_boxes(t, x, yy, w, items, notes, y, mt)
         threshold = _threshold_row(t)
+        if bx + t.boxes * (mt.box + mt.gap) > x + w - SCORE_CLEAR:
+            return items, math.inf  # too wide at this scale: the planner takes a smaller one
         badge_x = bx + t.boxes * (mt.box + mt.gap) + 10
         if threshold:
             items.append(text(badge_x, yy + 7, "row", SMALL, anchor="middle", fill=GREY))
@@ -188,14 +198,14 @@ def regions_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
         }[rs.mode]
         items, hh = section_header(x, y, w, "Regions", note)
         yy = y + hh
-        row_h = 15.0 * mt.scale
+        row_h = 15.0 * mt.scale * mt.rows
         tick = 12.0 * mt.scale
         for region in m.regions:
-            items.append(checkbox(x, yy + 1.5, tick))
+            items.append(checkbox(x, yy + (row_h - tick) / 2, tick))
             items.append(fitted(x + tick + 5, yy + row_h / 2 + 3.5, region.name, 108 - tick, BODY_SIZE, "bold"))
             for k, sid in enumerate(region.souvenirs):
                 icon = m.collect.kind(sid).icon if sid in m.collect.kind_ids else sid
-                items.append(Icon(icon, x + 116 + k * (tick + 2), yy + 1.5, tick))
+                items.append(Icon(icon, x + 116 + k * (tick + 2), yy + (row_h - tick) / 2, tick))
             if region.reward is not None:
                 items.append(text(x + w, yy + row_h / 2 + 3.5, f"most: {region.reward}", BODY_SIZE, "bold", "end"))
             yy += row_h
@@ -282,7 +292,7 @@ def turn_block(m: GameMap, mt: Metrics = DEFAULT, with_end: bool = True) -> Bloc
     def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
         items, hh = section_header(x, y, w, "Each turn", "everyone takes the action")
         yy = y + hh
-        row_h = 13.0 * mt.scale
+        row_h = 13.0 * mt.scale * mt.rows
         label_w = max(fonts.text_width(a, BODY_SIZE, "bold") for a, _ in lines) + 6
         for action, what in lines:
             yy += row_h

@@ -23,7 +23,6 @@ from printkit.layout.common import (
     name_line,
     pack,
     page_size,
-    segment_boxes,
     text,
     text_box,
     title_block,
@@ -54,6 +53,10 @@ LEADER = Style(stroke=INK, width=0.4)
 ROUTE = Style(stroke="#4a4a4a", width=1.0, dash=(3.0, 2.0))
 CITY = Style(stroke=INK, fill=PAPER_WHITE, width=1.2)
 FRAME = Style(stroke=INK, width=0.8)
+REGION_REACH = 64.0
+"""How far (points) a region's name may move from its cities' centroid to stay clear of routes."""
+REGION_APART = 12.0
+"""Least distance (points) between two region names."""
 INSET_FRAME = Style(stroke=GREY, fill=PAPER_WHITE, width=0.6)
 
 
@@ -132,8 +135,7 @@ def _map_items(m: GameMap, box: Box) -> list[Item]:
     for r in m.routes:
         (x1, y1), (x2, y2) = points[r.a], points[r.b]
         items.append(Line(x1, y1, x2, y2, ROUTE))
-        for b in segment_boxes(x1, y1, x2, y2):
-            placer.avoid(b)
+        placer.avoid_line(x1, y1, x2, y2, ROUTE.width / 2 + 0.5)
     for c in m.cities:
         px, py = points[c.id]
         placer.block(Box(px - CITY_R - 1, py - CITY_R - 1, 2 * CITY_R + 2, 2 * CITY_R + 2))
@@ -175,9 +177,10 @@ def _map_items(m: GameMap, box: Box) -> list[Item]:
             continue
         cx = sum(points[c.id][0] for c in cities) / len(cities)
         cy = sum(points[c.id][1] for c in cities) / len(cities)
-        label = placer.place(region.name.upper(), cx, cy, 0.0, 8.0, "bold", GREY)
+        label = placer.place_near(region.name.upper(), cx, cy, REGION_REACH, 8.0, "bold", GREY)
         if label is not None:
             regions.append(label)
+            placer.block(text_box(label).grow(REGION_APART))  # two names side by side read as one
     items += regions + glyphs + icons + labels
     items.append(Rect(box.x, box.y, box.w, box.h, FRAME))
     return items
