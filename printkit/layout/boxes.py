@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from printkit.layout import fonts
+from printkit.layout.geo import clip_segment
 from printkit.layout.primitives import Circle, Form, Icon, Item, Line, Path, Rect, Text, UseForm
 
 
@@ -137,23 +138,9 @@ def outside(items: Iterable[Item], area: Box, tol: float = 1.0) -> list[Item]:
 
 
 def segment_hits(box: Box, x1: float, y1: float, x2: float, y2: float, pad: float = 0.0) -> bool:
-    """Whether the segment (x1, y1)-(x2, y2) passes through ``box`` grown by ``pad`` (Liang-Barsky)."""
+    """Whether the segment (x1, y1)-(x2, y2) passes through ``box`` grown by ``pad`` (touching is not)."""
     b = box.grow(pad)
-    dx, dy = x2 - x1, y2 - y1
-    t0, t1 = 0.0, 1.0
-    for p, q in ((-dx, x1 - b.x), (dx, b.right - x1), (-dy, y1 - b.y), (dy, b.bottom - y1)):
-        if p == 0:
-            if q <= 0:
-                return False
-            continue
-        t = q / p
-        if p < 0:
-            t0 = max(t0, t)
-        else:
-            t1 = min(t1, t)
-        if t0 >= t1:
-            return False
-    return True
+    return clip_segment((x1, y1), (x2, y2), (b.x, b.y, b.right, b.bottom), strict=True) is not None
 
 
 def segment_boxes(x1: float, y1: float, x2: float, y2: float, step: float = 3.0) -> list[Box]:

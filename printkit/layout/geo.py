@@ -152,14 +152,19 @@ def clip_polygon(pts: Sequence[Pt], box: tuple[float, float, float, float]) -> l
     return out
 
 
-def clip_segment(a: Pt, b: Pt, box: tuple[float, float, float, float]) -> tuple[Pt, Pt] | None:
-    """Liang–Barsky clip of segment a-b to box; None when wholly outside."""
+def clip_segment(
+    a: Pt, b: Pt, box: tuple[float, float, float, float], strict: bool = False
+) -> tuple[Pt, Pt] | None:
+    """Liang–Barsky clip of segment a-b to box (x0, y0, x1, y1); None when wholly outside.
+
+    ``strict``: a segment that only touches the box's edge counts as outside.
+    """
     x0, y0, x1, y1 = box
     dx, dy = b[0] - a[0], b[1] - a[1]
     t0, t1 = 0.0, 1.0
     for p, q in ((-dx, a[0] - x0), (dx, x1 - a[0]), (-dy, a[1] - y0), (dy, y1 - a[1])):
         if p == 0:
-            if q < 0:
+            if q < 0 or (strict and q == 0):
                 return None
             continue
         t = q / p
@@ -167,7 +172,7 @@ def clip_segment(a: Pt, b: Pt, box: tuple[float, float, float, float]) -> tuple[
             t0 = max(t0, t)
         else:
             t1 = min(t1, t)
-        if t0 > t1:
+        if t0 > t1 or (strict and t0 == t1):
             return None
     return (a[0] + t0 * dx, a[1] + t0 * dy), (a[0] + t1 * dx, a[1] + t1 * dy)
 
