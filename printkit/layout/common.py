@@ -189,6 +189,33 @@ def section_header(x: float, y: float, w: float, title: str, note: str = "") -> 
     return items, rule_y - y + 4
 
 
+@dataclass(frozen=True)
+class Sheet:
+    """A portrait page begun with its title: size, printable x/width, the title items, y below it."""
+
+    width: float
+    height: float
+    items: list[Item]
+    y: float
+
+    @property
+    def x(self) -> float:
+        """Left edge of the printable area."""
+        return MARGIN
+
+    @property
+    def w(self) -> float:
+        """Width of the printable area."""
+        return self.width - 2 * MARGIN
+
+
+def start_sheet(paper: str, title: str, subtitle: str, gap: float = 12.0) -> Sheet:
+    """Begin a portrait sheet: its title block at the top margin, content starting ``gap`` below."""
+    width, height = page_size(paper)
+    block, h = title_block(MARGIN, MARGIN, width - 2 * MARGIN, title, subtitle)
+    return Sheet(width, height, list(block), MARGIN + h + gap)
+
+
 def title_block(x: float, y: float, w: float, title: str, subtitle: str = "") -> tuple[list[Item], float]:
     """The sheet title (and a grey subtitle under it); returns (items, height)."""
     size = 17.0

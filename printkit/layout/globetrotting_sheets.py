@@ -16,17 +16,15 @@ from printkit.layout.common import (
     GREY,
     INK,
     LIGHT,
-    MARGIN,
     checkbox,
     fitted,
     name_line,
     pack,
-    page_size,
     paragraph,
     section_header,
+    start_sheet,
     table,
     text,
-    title_block,
 )
 from printkit.layout.primitives import Document, Item, Rect, Style
 
@@ -59,13 +57,9 @@ def _points_box(x: float, y: float) -> list[Item]:
 def passport(names: list[str], paper: str) -> Document:
     """One passport page per player."""
     game = load_globetrotting()
-    width, height = page_size(paper)
-    x, w = MARGIN, width - 2 * MARGIN
+    sheet = start_sheet(paper, "Globetrotting", "Passport - 9 flights, then score")
+    width, height, x, w, items, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
     festivals = game.uses_festivals(max(1, len(names)))
-    items: list[Item] = []
-    block, h = title_block(x, MARGIN, w, "Globetrotting", "Passport - 9 flights, then score")
-    items += block
-    y = MARGIN + h + 12
     line, slot = name_line(x, y, min(300.0, w))
     items += line
     y += 34

@@ -14,10 +14,9 @@ from printkit.layout.common import (
     document,
     fitted,
     name_text,
-    page_size,
     paragraph,
+    start_sheet,
     text,
-    title_block,
 )
 from printkit.layout.primitives import (
     Document,
@@ -132,15 +131,11 @@ def _game_line(x: float, y: float, w: float) -> list[Item]:
 
 def build(m: GameMap, names: list[str], paper: str) -> Document:
     """Score pad pages for ``m``: players as columns (6 per page), as many games as fit a page."""
-    width, height = page_size(paper)
-    x, w = MARGIN, width - 2 * MARGIN
+    sheet = start_sheet(paper, "Score pad", f"{m.name} in 15 Minutes - one column per player", gap=10.0)
+    width, height, x, w, shared, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
     label_w = 170.0
     cols = PLAYERS_PER_PAGE
     col_w = (w - label_w) / cols
-    shared: list[Item] = []
-    block, h = title_block(x, MARGIN, w, "Score pad", f"{m.name} in 15 Minutes - one column per player")
-    shared += block
-    y = MARGIN + h + 10
     notes = TIE_BREAK + (
         f" Solo or party (1 player, or more than 6): in the Speed bonus row write {m.solo.turns} - t "
         "for a trip finished on turn t, and rate your total on the turn tracker."

@@ -12,12 +12,11 @@ from printkit.layout.common import (
     die_face,
     fitted,
     pack,
-    page_size,
     paragraph,
     section_header,
+    start_sheet,
     table,
     text,
-    title_block,
 )
 from printkit.layout.primitives import Document, Item, Rect, Style
 from printkit.model import GameMap
@@ -112,12 +111,8 @@ def _solo_notes(m: GameMap) -> list[str]:
 
 def build(m: GameMap, names: list[str], paper: str) -> Document:
     """The turn tracker for ``m`` (one page; names are ignored: it is shared)."""
-    width, height = page_size(paper)
-    x, w = MARGIN, width - 2 * MARGIN
-    items: list[Item] = []
-    block, h = title_block(x, MARGIN, w, "Turn tracker", f"{m.name} in 15 Minutes - solo and party mode")
-    items += block
-    y = MARGIN + h + 14
+    sheet = start_sheet(paper, "Turn tracker", f"{m.name} in 15 Minutes - solo and party mode", gap=14.0)
+    width, height, x, w, items, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
 
     head, hh = section_header(x, y, w, f"Turns 1-{m.solo.turns}", "token starts on 1")
     items += head

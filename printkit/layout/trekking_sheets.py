@@ -21,12 +21,20 @@ from printkit.layout.common import (
     document,
     fitted,
     name_text,
-    page_size,
     paragraph,
+    start_sheet,
     text,
-    title_block,
 )
-from printkit.layout.primitives import Document, Form, Item, Line, Page, Rect, Style, UseForm
+from printkit.layout.primitives import (
+    Document,
+    Form,
+    Item,
+    Line,
+    Page,
+    Rect,
+    Style,
+    UseForm,
+)
 
 LABEL_W = 165.0
 HEADER_H, TOUR_H, ROW_H, TOTAL_H = 24.0, 16.5, 28.0, 30.0
@@ -83,18 +91,15 @@ def _grid(game: Trekking, x: float, y: float, w: float, cols: int) -> tuple[list
 def scorepad(names: list[str], paper: str) -> Document:
     """Score pad pages: one column per player (up to 5 a page), as many games as fit."""
     game = load_trekking()
-    width, height = page_size(paper)
-    x, w = MARGIN, width - 2 * MARGIN
+    sheet = start_sheet(paper, "Trekking the World", "Score pad - one column per player")
+    width, height, x, w, shared = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items
     cols = game.max_players
-    shared: list[Item] = []
-    block, h = title_block(x, MARGIN, w, "Trekking the World", "Score pad - one column per player")
-    shared += block
     notes = (end_rule(game) + " Score: tours + end-game encounters + the points under your suitcase's "
              "right-most completely filled column (check these values against your suitcase). "
              "Ties: most money wins; still tied, victory is shared.")  # fmt: skip
     _, note_h = paragraph(x, 0, w, notes, BODY_SIZE, fill=GREY)
     limit = height - MARGIN - note_h - 8
-    y = MARGIN + h + 12
+    y = sheet.y
     bases: list[float] = []
     while True:
         grid, base, bottom = _grid(game, x, y, w, cols)

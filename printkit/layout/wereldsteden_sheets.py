@@ -19,12 +19,11 @@ from printkit.layout.common import (
     fitted,
     name_line,
     pack,
-    page_size,
     paragraph,
     section_header,
+    start_sheet,
     table,
     text,
-    title_block,
 )
 from printkit.layout.primitives import Circle, Document, Item, Line, Rect, Style
 
@@ -88,12 +87,8 @@ def _ledger(game: Wereldsteden, x: float, y: float, w: float, bottom: float) -> 
 def tracker(names: list[str], paper: str) -> Document:
     """One tracker page per player: winning tiles and a coin ledger."""
     game = load_wereldsteden()
-    width, height = page_size(paper)
-    x, w = MARGIN, width - 2 * MARGIN
-    items: list[Item] = []
-    block, h = title_block(x, MARGIN, w, "Wereldsteden", "Player tracker - winning tiles and coins")
-    items += block
-    y = MARGIN + h + 12
+    sheet = start_sheet(paper, "Wereldsteden", "Player tracker - winning tiles and coins")
+    width, height, x, w, items, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
     line, slot = name_line(x, y, min(300.0, w))
     items += line
     y += 34
@@ -118,12 +113,8 @@ def _entry(x: float, y: float, w: float, kind: str, title: str, body: str) -> tu
 def aid(names: list[str], paper: str) -> Document:
     """The one-page player aid: city actions, winning tiles, the nine cards (one copy per name)."""
     game = load_wereldsteden()
-    width, height = page_size(paper)
-    x, w = MARGIN, width - 2 * MARGIN
-    items: list[Item] = []
-    block, h = title_block(x, MARGIN, w, "Wereldsteden", "Player aid")
-    items += block
-    y = MARGIN + h + 12
+    sheet = start_sheet(paper, "Wereldsteden", "Player aid")
+    width, height, x, w, items, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
     head, hh = section_header(x, y, w, "Actions in cities", "your turn ends after the action (not after an extra flight)")
     items += head
     y += hh + 6
