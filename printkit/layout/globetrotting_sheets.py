@@ -1,4 +1,4 @@
-"""Globetrotting passport: 9 flights with a running total, then every scoring section.
+"""Globetrotting passport: the flights (from the data) with a running total, then every scoring section.
 
 One page per player. Games of 1-2 players get the Festival section, 3-4
 players the Travel Companion section (by the number of names or --players).
@@ -57,7 +57,7 @@ def _points_box(x: float, y: float) -> list[Item]:
 def passport(names: list[str], paper: str) -> Document:
     """One passport page per player."""
     game = load_globetrotting()
-    sheet = start_sheet(paper, "Globetrotting", "Passport - 9 flights, then score")
+    sheet = start_sheet(paper, "Globetrotting", f"Passport - {game.flights} flights, then score")
     width, height, x, w, items, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
     festivals = game.uses_festivals(max(1, len(names)))
     line, slot = name_line(x, y, min(300.0, w))
@@ -115,7 +115,7 @@ def passport(names: list[str], paper: str) -> Document:
     items.append(text(x + 8, y + 26, "Total", 16, "bold"))
     items.append(checkbox(x + w - 40, y + 5, 30))
     y += 52
-    notes = ("Game end: after 9 flights. Add up your airfare and reveal it, then your fulfillment points. "
+    notes = (f"Game end: after {game.flights} flights. Add up your airfare and reveal it, then your fulfillment points. "
              "Most points wins; tied: lower total airfare; still tied: shared victory. "
              "Solo: Abby's passport is kept by printkit abby.")  # fmt: skip
     para, _ = paragraph(x, y, w, notes, BODY_SIZE, fill=GREY)

@@ -117,7 +117,7 @@ def _objectives(r: Reader, game: Globetrotting, row: dict[str, Any], path: str) 
 
 def _airfare(r: Reader, game: Globetrotting, row: dict[str, Any], path: str) -> int | None:
     if "airfares" in row and "airfare" in row:
-        r.problem(path, "give airfares (the 9 flights) or airfare (their total), not both")
+        r.problem(path, f"give airfares (the {game.flights} flights) or airfare (their total), not both")
         return None
     if "airfare" in row:
         return r.integer(row, "airfare", path, minimum=0)
