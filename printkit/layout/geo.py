@@ -13,12 +13,13 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from functools import lru_cache
-from typing import Any, Protocol
+from typing import Any
 
 from printkit.errors import DataError
 from printkit.layout.primitives import Path, PathCommand, Style
+from printkit.model import Inset as Inset  # re-exported: MapFrame's insets are the model's
 from printkit.model import Projection
 from printkit.resources import asset
 
@@ -177,28 +178,6 @@ def clip_segment(
     return (a[0] + t0 * dx, a[1] + t0 * dy), (a[0] + t1 * dx, a[1] + t1 * dy)
 
 
-class InsetLike(Protocol):
-    """Anything with an inset's ``bounds`` and ``box`` (e.g. a model inset)."""
-
-    @property
-    def bounds(self) -> tuple[float, float, float, float]: ...
-
-    @property
-    def box(self) -> tuple[float, float, float, float]: ...
-
-
-@dataclass(frozen=True)
-class Inset:
-    """A small separate frame for far-off places (Alaska, Hawaii) inside the map box.
-
-    ``bounds`` is the lon/lat box it shows (lon_min, lat_min, lon_max, lat_max);
-    ``box`` is where it sits as fractions (x, y, w, h) of the map box.
-    """
-
-    bounds: tuple[float, float, float, float]
-    box: tuple[float, float, float, float]
-
-
 def _within(lon: float, lat: float, bounds: tuple[float, float, float, float]) -> bool:
     return bounds[0] <= lon <= bounds[2] and bounds[1] <= lat <= bounds[3]
 
@@ -206,19 +185,18 @@ def _within(lon: float, lat: float, bounds: tuple[float, float, float, float]) -
 class MapFrame:
     """A projection fitted into the page box (x, y, w, h): bounds kept whole, centred.
 
-    With ``insets`` (default: the projection's own ``insets`` attribute, if it
-    has one), places inside an inset's bounds are drawn in that inset's box
+    With ``insets`` (default: the projection's own), places inside an inset's bounds are drawn in that inset's box
     at their own scale instead of in the main frame.
     """
 
     def __init__(self, projection: Projection, x: float, y: float, w: float, h: float,
-                 insets: Sequence[InsetLike] | None = None) -> None:
+                 insets: Sequence[Inset] | None = None) -> None:
         if w <= 0 or h <= 0:
             raise ValueError(f"map box must have a positive size, got {w} x {h}")
         self.projection = projection
         self.x, self.y, self.w, self.h = x, y, w, h
         if insets is None:
-            insets = tuple(getattr(projection, "insets", ()))
+            insets = projection.insets
         frames: list[tuple[tuple[float, float, float, float], MapFrame]] = []
         for inset in insets:
             b0, b1, b2, b3 = (float(v) for v in inset.bounds)

@@ -239,7 +239,7 @@ def _insets(frame: MapFrame, placer: LabelPlacer) -> list[Item]:
             items.append(borders)
         for edge in (Box(x, y, w, 0), Box(x, y + h, w, 0), Box(x, y, 0, h), Box(x + w, y, 0, h)):
             placer.block(edge.grow(0.6))  # labels and icons stay off the frame line
-        caption = str(getattr(inset, "name", "") or "")
+        caption = inset.name
         if caption and fonts.text_width(caption, 7.0, "bold") <= w - 6:
             items.append(text(x + 3, y + h - 3, caption, 7.0, "bold", fill=GREY))
     return items
