@@ -94,7 +94,6 @@ def digest() -> dict[str, object]:
                         args += ["--names", names] if names else []
                         res = run(runner, args)
                         files = sorted(work.glob(f"{target.stem}*.{fmt}"))
-                        res["stdout"] = str(res["stdout"]).replace(str(work), "<tmp>")
                         res["files"] = [sha(p.read_bytes()) for p in files]
                         out[f"render {kind} {subject} {paper} {fmt} names={names}"] = res
                         for p in files:
@@ -117,7 +116,9 @@ def digest() -> dict[str, object]:
                 out[f"{i:02d} {' '.join(args)}"] = res
         finally:
             os.chdir(old)
-    return out
+        text = json.dumps(out).replace(str(work), "<tmp>")
+    result: dict[str, object] = json.loads(text)
+    return result
 
 
 def compare(before: Path, after: Path) -> int:
