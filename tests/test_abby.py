@@ -10,7 +10,7 @@ from click.testing import CliRunner
 
 from printkit.cli import cli
 from printkit.errors import RuleError
-from printkit.games import load_globetrotting
+from printkit.loading.games import load_globetrotting
 from printkit.rules import abby
 
 # (cards left to right, position chosen, player's airfare) -> Abby's airfare

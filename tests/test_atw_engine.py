@@ -10,7 +10,7 @@ import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
-from printkit.model import (
+from printkit.model.maps import (
     City,
     GameMap,
     Kind,

@@ -9,8 +9,8 @@ import pytest
 
 from printkit.errors import DataError
 from printkit.layout import geo
-from printkit.loader import bundled_maps, load_map
-from printkit.model import Projection
+from printkit.loading.maps import bundled_maps, load_map
+from printkit.model.maps import Projection
 from printkit.resources import asset
 
 # Reference values from PROJ 9.5.1 on the unit sphere, computed with pyproj 3.7.2:

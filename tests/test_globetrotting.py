@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from printkit.cli import cli
 from printkit.errors import DataError
-from printkit.games import load_globetrotting
+from printkit.loading.games import load_globetrotting
 from printkit.rules.globetrotting import score_record
 
 

@@ -13,7 +13,7 @@ from PIL import Image
 from printkit.cli import cli
 from printkit.layout.boxes import flatten, outside, overlapping_texts
 from printkit.layout.common import printable_area
-from printkit.layout.globetrotting_sheets import passport
+from printkit.sheets.globetrotting import passport
 from printkit.layout.primitives import Text
 
 

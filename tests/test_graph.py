@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import pytest
 
-from printkit.graph import check_route, distance, nearest_open, open_routes, route_key
-from printkit.loader import load_map
-from printkit.model import GameMap, Route
+from printkit.rules.graph import check_route, distance, nearest_open, open_routes, route_key
+from printkit.loading.maps import load_map
+from printkit.model.maps import GameMap, Route
 
 
 @pytest.fixture(scope="module")

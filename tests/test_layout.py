@@ -6,7 +6,8 @@ from functools import lru_cache
 
 import pytest
 
-from printkit.layout import fonts, mapsheet, scorepad, tracker
+from printkit.layout import fonts
+from printkit.sheets import mapsheet, scorepad, tracker
 from printkit.layout.common import (
     MARGIN,
     Box,
@@ -23,7 +24,7 @@ from printkit.layout.common import (
     text_box,
 )
 from printkit.layout.primitives import Circle, Document, Icon, Item, Line, Text
-from printkit.loader import bundled_maps, load_map
+from printkit.loading.maps import bundled_maps, load_map
 
 MAPS = bundled_maps()
 PAPERS = ("a4", "letter")

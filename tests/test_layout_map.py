@@ -7,7 +7,8 @@ from functools import lru_cache
 
 import pytest
 
-from printkit.layout import geo, mapsheet
+from printkit.layout import geo
+from printkit.sheets import mapsheet
 from printkit.layout.common import (
     MARGIN,
     Box,
@@ -19,10 +20,10 @@ from printkit.layout.common import (
     text_box,
     title_block,
 )
-from printkit.layout.mapplan import BLOCK_GAP, Plan, _flow, fitted_box, plan
+from printkit.sheets.mapplan import BLOCK_GAP, Plan, _flow, fitted_box, plan
 from printkit.layout.primitives import Circle, Document, Icon, Item, Line, Path, Rect, Text
-from printkit.loader import bundled_maps, load_map
-from printkit.model import Projection
+from printkit.loading.maps import bundled_maps, load_map
+from printkit.model.maps import Projection
 
 MAPS = bundled_maps()
 PAPERS = ("a4", "letter")

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from printkit.errors import DataError, UnknownMapError
-from printkit.loader import bundled_maps, load_map, load_map_file, load_toml
+from printkit.loading.maps import bundled_maps, load_map, load_map_file, load_toml
 
 DATA = Path(__file__).parent / "data" / "maps"
 TINY = (DATA / "tiny.toml").read_text(encoding="utf-8")

@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from printkit.errors import DataError
-from printkit.loader import load_map
-from printkit.model import Inset
+from printkit.loading.maps import load_map
+from printkit.model.maps import Inset
 
 TINY = (Path(__file__).parent / "data" / "maps" / "tiny.toml").read_text(encoding="utf-8")
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from printkit.errors import DataError
-from printkit.loader import build_map, load_toml
+from printkit.loading.maps import build_map, load_toml
 
 DATA = Path(__file__).parent / "data" / "maps"
 LINES = (DATA / "tiny.toml").read_text(encoding="utf-8").splitlines()

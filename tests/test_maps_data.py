@@ -7,8 +7,8 @@ from collections import Counter
 
 import pytest
 
-from printkit.loader import bundled_maps, load_map
-from printkit.model import City, GameMap
+from printkit.loading.maps import bundled_maps, load_map
+from printkit.model.maps import City, GameMap
 
 MAPS = ("world", "us", "europe", "south-america")
 

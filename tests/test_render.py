@@ -18,7 +18,7 @@ from pypdf.generic import DictionaryObject
 from printkit.cli import cli
 from printkit.layout.common import page_size
 from printkit.layout.primitives import Document, Page, Text
-from printkit.loader import bundled_maps, load_map
+from printkit.loading.maps import bundled_maps, load_map
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parent.parent
@@ -177,9 +177,9 @@ def test_other_games_sheets_are_dispatched(runner: CliRunner, tmp_path: Path,
         calls.append((names, paper))
         return Document(200, 100, tuple(Page((Text(10, 50, n or "blank", 12),)) for n in names))
 
-    fake = types.ModuleType("printkit.layout.globetrotting_sheets")
+    fake = types.ModuleType("printkit.sheets.globetrotting")
     fake.SHEETS = {"card": card}  # type: ignore[attr-defined]
-    monkeypatch.setitem(sys.modules, "printkit.layout.globetrotting_sheets", fake)
+    monkeypatch.setitem(sys.modules, "printkit.sheets.globetrotting", fake)
     out = tmp_path / "card.pdf"
     code, _, stderr = run(runner, "card", "globetrotting", "--names", "Ann,Bo", "--paper", "letter", "-o", str(out))
     assert code == 0, stderr

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 
 from printkit.errors import DataError, RuleError
-from printkit.games import load_globetrotting, load_trekking, load_wereldsteden
-from printkit.loader import load_map
+from printkit.loading.games import load_globetrotting, load_trekking, load_wereldsteden
+from printkit.loading.maps import load_map
 from printkit.rules import abby, dice, records, turns, wereldsteden
 from printkit.rules.atw import PlayerMarks, score_player
 from printkit.rules.atw_record import read_document
@@ -149,7 +149,7 @@ def test_tie_break_fewest_routes_from_final_city_to_start(tmp_path: Path) -> Non
 
 
 def test_blocked_travel_nearest_city_by_routes_ties_are_the_players_choice() -> None:
-    from printkit import graph
+    from printkit.rules import graph
 
     m = load_map("world")
     # Cairo has open routes: stay (0 routes away). With every route out of Cairo used,

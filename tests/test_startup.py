@@ -16,7 +16,7 @@ from printkit.cli import cli
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = [
     "reportlab", "svgwrite", "jinja2", "pypdf", "pypdfium2", "pdfplumber", "PIL",
-    "tomllib", "fractions", "decimal", "printkit.loader", "printkit.model", "printkit.layout",
+    "tomllib", "fractions", "decimal", "printkit.loading.maps", "printkit.model.maps", "printkit.layout",
 ]
 
 # Run the CLI in a fresh interpreter, then report which modules got imported.
@@ -70,4 +70,4 @@ def test_the_probe_would_notice_a_heavy_import(tmp_path: Path) -> None:
     # `turns start` loads the map (tomllib, the loader): the same check flags it
     code, modules = loaded_after("turns", "start", "--seed", "1", "--state", str(tmp_path / "g.json"))
     assert code == 0
-    assert "tomllib" in heavy_in(modules) and "printkit.loader" in heavy_in(modules)
+    assert "tomllib" in heavy_in(modules) and "printkit.loading.maps" in heavy_in(modules)

@@ -11,7 +11,7 @@ from click.testing import CliRunner
 
 from printkit.cli import cli
 from printkit.errors import DataError
-from printkit.games import load_trekking
+from printkit.loading.games import load_trekking
 from printkit.rules.trekking import score_record
 
 
@@ -151,7 +151,7 @@ def test_score_command_reports_bad_money(tmp_path: Path, runner: CliRunner) -> N
 
 
 def test_bad_data_file_is_reported(tmp_path: Path) -> None:
-    from printkit.games import game_path, load_game
+    from printkit.loading.games import game_path, load_game
 
     bundled = game_path("trekking-the-world").read_text()
     bad = tmp_path / "trek.toml"

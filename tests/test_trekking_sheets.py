@@ -13,7 +13,7 @@ from printkit import backends
 from printkit.layout.boxes import flatten, outside, overlapping_texts
 from printkit.layout.common import page_size, printable_area
 from printkit.layout.primitives import Text
-from printkit.layout.trekking_sheets import SHEETS, scorepad
+from printkit.sheets.trekking import SHEETS, scorepad
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

@@ -14,7 +14,7 @@ from click.testing import CliRunner
 
 from printkit.cli import cli
 from printkit.errors import DataError
-from printkit.games import TileType, Wereldsteden, load_wereldsteden
+from printkit.loading.games import TileType, Wereldsteden, load_wereldsteden
 from printkit.rules import wereldsteden as w
 
 GAME = load_wereldsteden()

@@ -14,7 +14,7 @@ from printkit.cli import cli
 from printkit.layout.boxes import flatten, outside, overlapping_texts
 from printkit.layout.common import printable_area
 from printkit.layout.primitives import Rect, Text
-from printkit.layout.wereldsteden_sheets import aid, tracker
+from printkit.sheets.wereldsteden import aid, tracker
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])

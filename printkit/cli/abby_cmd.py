@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
     from printkit.cli.common import Box
-    from printkit.games import Globetrotting
+    from printkit.loading.games import Globetrotting
     from printkit.rules.abby import SoloGame
 
 DEFAULT_STATE = "printkit-abby.json"
@@ -30,7 +30,7 @@ STATE = state_option(DEFAULT_STATE, "The solo game's state file.")
 
 
 def _rules() -> Globetrotting:
-    from printkit.games import load_globetrotting
+    from printkit.loading.games import load_globetrotting
 
     return load_globetrotting()
 

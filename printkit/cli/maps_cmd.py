@@ -9,7 +9,7 @@ import click
 from printkit.cli.common import reported
 
 if TYPE_CHECKING:
-    from printkit.model import GameMap, Track
+    from printkit.model.maps import GameMap, Track
 
 
 @click.group(invoke_without_command=True)
@@ -29,7 +29,7 @@ def maps(ctx: click.Context) -> None:
     """
     if ctx.invoked_subcommand is not None:
         return
-    from printkit.loader import bundled_maps, load_map
+    from printkit.loading.maps import bundled_maps, load_map
 
     with reported():
         rows = [load_map(name) for name in bundled_maps()]
@@ -55,7 +55,7 @@ def show(name: str, as_json: bool) -> None:
       printkit maps show south-america --json
       printkit maps show ./my-island.toml
     """
-    from printkit.loader import load_map
+    from printkit.loading.maps import load_map
 
     with reported(map_param="'NAME'"):
         m = load_map(name)
@@ -80,7 +80,7 @@ def validate(files: tuple[str, ...]) -> None:
       printkit maps validate maps/world.toml my-island.toml
     """
     from printkit.errors import DataError
-    from printkit.loader import load_map_file
+    from printkit.loading.maps import load_map_file
 
     failed = False
     for path in files:

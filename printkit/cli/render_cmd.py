@@ -57,7 +57,7 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
       printkit render scorepad europe --players 8 --format svg
     """
     from printkit import backends
-    from printkit.layout import sheets
+    from printkit import sheets
 
     player_names = names_option(names)
     if names is not None and not player_names:

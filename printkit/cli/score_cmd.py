@@ -12,7 +12,7 @@ import click
 from printkit.cli.common import reported
 
 if TYPE_CHECKING:
-    from printkit.model import GameMap, Mode
+    from printkit.model.maps import GameMap, Mode
     from printkit.rules.report import GameScore
 
 
@@ -44,7 +44,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
       printkit score world --save tonight.toml
     """
     with reported():
-        from printkit.loader import bundled_maps, load_map
+        from printkit.loading.maps import bundled_maps, load_map
         from printkit.rules import records
         from printkit.rules.atw_record import game_title
 

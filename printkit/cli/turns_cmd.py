@@ -28,7 +28,7 @@ STATE = state_option(DEFAULT_STATE, "The game's state file (or set PRINTKIT_STAT
 
 def resolve_map(name: str) -> MapInfo:
     """Load a bundled map id or a .toml path and keep what the tracker needs."""
-    from printkit import loader
+    from printkit.loading import maps as loader
     from printkit.rules.turns import map_info
 
     with reported(map_param="'--map'"):

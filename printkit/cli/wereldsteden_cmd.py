@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
     from printkit.cli.common import Box
-    from printkit.games import Wereldsteden
+    from printkit.loading.games import Wereldsteden
     from printkit.rules.wereldsteden import Board
 
 DEFAULT_STATE = "printkit-wereldsteden.json"
@@ -31,7 +31,7 @@ Dealt = tuple["Board", int, int]
 
 
 def _game() -> Wereldsteden:
-    from printkit.games import load_wereldsteden
+    from printkit.loading.games import load_wereldsteden
 
     return load_wereldsteden()
 

@@ -19,8 +19,8 @@ from typing import Any
 
 from printkit.errors import DataError
 from printkit.layout.primitives import Path, PathCommand, Style
-from printkit.model import Inset as Inset  # re-exported: MapFrame's insets are the model's
-from printkit.model import Projection
+from printkit.model.maps import Inset as Inset  # re-exported: MapFrame's insets are the model's
+from printkit.model.maps import Projection
 from printkit.resources import asset
 
 Pt = tuple[float, float]

@@ -1,6 +1,6 @@
 """Around the World in 15 Minutes scoring: pure functions over a map and marks.
 
-Every mark section is a :class:`~printkit.model.Track`, so one function scores
+Every mark section is a :class:`~printkit.model.maps.Track`, so one function scores
 Collect and every Explore track of every map. Regions, iconic cities and the
 speed bonus read the map's data; nothing here names a particular map.
 """
@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 
-from printkit.model import GameMap, Mode, Track
+from printkit.model.maps import GameMap, Mode, Track
 from printkit.rules.report import GameScore, PlayerScore, Section, join_names, winners_by
 
 GAME = "around-the-world"
@@ -257,7 +257,7 @@ def score_game(
 ) -> GameScore:
     """Score every player; pick winners (none in solo mode, the rating is the result)."""
     def on_graph(a: str, b: str) -> int | None:
-        from printkit import graph
+        from printkit.rules import graph
 
         return graph.distance(m, a, b)
 

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from printkit.errors import DataError, UnknownMapError
-from printkit.model import GameMap, Mode, Track
+from printkit.model.maps import GameMap, Mode, Track
 from printkit.rules.atw import PlayerMarks, end_condition_met, score_game
 from printkit.rules.report import GameScore
 
@@ -136,7 +136,7 @@ class RecordReader:
         cities = [self.city(f"{path}[{i}]", c, start=i == 0) for i, c in enumerate(value)]
         if any(c is None for c in cities):
             return
-        from printkit import graph
+        from printkit.rules import graph
 
         check = graph.check_route(self.m, cast(list[str], cities))
         if not check.ok:
@@ -269,7 +269,7 @@ def players_count_problem(mode: Mode, n: int) -> str | None:
 
 def resolve_map(value: Any, source: str, base_dir: Path) -> GameMap:
     """The record's map: a bundled id or a map file (relative to the record)."""
-    from printkit.loader import bundled_maps, load_map
+    from printkit.loading.maps import bundled_maps, load_map
 
     maps = bundled_maps()
     if isinstance(value, str) and value in maps:

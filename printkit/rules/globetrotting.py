@@ -20,8 +20,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from printkit.errors import DataError
-from printkit.games import Globetrotting, load_globetrotting
-from printkit.loader_fields import Problems, Reader, describe
+from printkit.loading.games import Globetrotting, load_globetrotting
+from printkit.loading.fields import Problems, Reader, describe
 from printkit.rules.report import GameScore, PlayerScore, Section, winners_by
 
 GAME = "globetrotting"

@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from printkit.errors import DataError
-from printkit.games import Trekking, load_trekking
-from printkit.loader_fields import Problems, Reader
+from printkit.loading.games import Trekking, load_trekking
+from printkit.loading.fields import Problems, Reader
 from printkit.rules.report import GameScore, PlayerScore, Section, winners_by
 
 GAME = "trekking-the-world"

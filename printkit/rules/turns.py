@@ -14,7 +14,7 @@ from printkit.errors import RuleError, StateError
 from printkit.rules.dice import FACES, Roll, turn_roll
 
 if TYPE_CHECKING:
-    from printkit.model import GameMap
+    from printkit.model.maps import GameMap
 
 STATE_KIND = "turns"
 MAX_PLAYERS = 100

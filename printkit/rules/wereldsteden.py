@@ -26,8 +26,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from printkit.errors import DataError, RuleError, StateError
-from printkit.games import Wereldsteden, load_wereldsteden
-from printkit.loader_fields import Problems, Reader, describe
+from printkit.loading.games import Wereldsteden, load_wereldsteden
+from printkit.loading.fields import Problems, Reader, describe
 from printkit.rules.report import GameScore, PlayerScore, Section, join_names
 
 GAME = "wereldsteden"

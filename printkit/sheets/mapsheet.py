@@ -27,7 +27,7 @@ from printkit.layout.common import (
     text_box,
     title_block,
 )
-from printkit.layout.mapplan import BLOCK_GAP, MAP_PAD, Plan, plan
+from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, Plan, plan
 from printkit.layout.primitives import (
     Circle,
     Document,
@@ -38,7 +38,7 @@ from printkit.layout.primitives import (
     Style,
     Text,
 )
-from printkit.model import City, GameMap
+from printkit.model.maps import City, GameMap
 
 if TYPE_CHECKING:
     from printkit.layout.geo import MapFrame

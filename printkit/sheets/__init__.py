@@ -20,9 +20,9 @@ SheetBuilder = Callable[[str, list[str], str], Document]
 GameSheetBuilder = Callable[[list[str], str], Document]
 
 GAME_MODULES: dict[str, str] = {
-    "trekking-the-world": "printkit.layout.trekking_sheets",
-    "globetrotting": "printkit.layout.globetrotting_sheets",
-    "wereldsteden": "printkit.layout.wereldsteden_sheets",
+    "trekking-the-world": "printkit.sheets.trekking",
+    "globetrotting": "printkit.sheets.globetrotting",
+    "wereldsteden": "printkit.sheets.wereldsteden",
 }
 OTHER_GAMES: tuple[str, ...] = tuple(GAME_MODULES)
 
@@ -32,22 +32,22 @@ class UnknownSheet(LayoutError):
 
 
 def _map_sheet(subject: str, names: list[str], paper: str) -> Document:
-    from printkit.layout import mapsheet
-    from printkit.loader import load_map
+    from printkit.sheets import mapsheet
+    from printkit.loading.maps import load_map
 
     return mapsheet.build(load_map(subject), names, paper)
 
 
 def _tracker(subject: str, names: list[str], paper: str) -> Document:
-    from printkit.layout import tracker
-    from printkit.loader import load_map
+    from printkit.sheets import tracker
+    from printkit.loading.maps import load_map
 
     return tracker.build(load_map(subject), names, paper)
 
 
 def _scorepad(subject: str, names: list[str], paper: str) -> Document:
-    from printkit.layout import scorepad
-    from printkit.loader import load_map
+    from printkit.sheets import scorepad
+    from printkit.loading.maps import load_map
 
     return scorepad.build(load_map(subject), names, paper)
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from printkit.games import Trekking, load_trekking
+from printkit.loading.games import Trekking, load_trekking
 from printkit.layout.common import (
     BODY_SIZE,
     GREY,

@@ -28,7 +28,7 @@ from printkit.layout.primitives import (
     Style,
     UseForm,
 )
-from printkit.model import GameMap, Track
+from printkit.model.maps import GameMap, Track
 
 PLAYERS_PER_PAGE = 6
 

@@ -28,7 +28,7 @@ from printkit.layout.common import (
     text,
 )
 from printkit.layout.primitives import Circle, Icon, Item, Rect, Style
-from printkit.model import GameMap, Track
+from printkit.model.maps import GameMap, Track
 from printkit.rules import dice
 
 BOX = 13.0

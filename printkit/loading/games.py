@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any
 
 from printkit.errors import DataError
-from printkit.loader_fields import Problems, Reader, describe
+from printkit.loading.fields import Problems, Reader, describe
 
 GAME_IDS = ("trekking-the-world", "globetrotting", "wereldsteden")
 
@@ -191,7 +191,7 @@ def game_path(game_id: str) -> Path:
 
 
 def _read(name_or_path: str) -> tuple[dict[str, Any], str]:
-    from printkit.loader import load_toml
+    from printkit.loading.maps import load_toml
 
     path = game_path(name_or_path) if name_or_path in GAME_IDS else Path(name_or_path)
     return load_toml(path)

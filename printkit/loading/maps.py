@@ -1,4 +1,4 @@
-"""Load a map file into a validated :class:`printkit.model.GameMap`.
+"""Load a map file into a validated :class:`printkit.model.maps.GameMap`.
 
 A map file is TOML read on top of ``maps/around-the-world.toml`` (the facts
 the four maps share). Every problem in a file is reported at once, each line
@@ -14,11 +14,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from printkit import model
+from printkit.model import maps as model
 from printkit.errors import DataError, UnknownMapError
-from printkit.loader_check import check_map, raw_count
-from printkit.loader_fields import Problems, Reader
-from printkit.loader_projection import read_projection
+from printkit.loading.checks import check_map, raw_count
+from printkit.loading.fields import Problems, Reader
+from printkit.loading.projection import read_projection
 from printkit.resources import data_dir
 
 GAME = "around-the-world"

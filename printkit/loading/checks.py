@@ -1,7 +1,7 @@
 """Cross-checks of a parsed map: references, scoring tables, routes, graph and shape.
 
-Called by :mod:`printkit.loader` once every field has its type; records each
-problem on the map file's :class:`~printkit.loader_fields.Reader`.
+Called by :mod:`printkit.loading.maps` once every field has its type; records each
+problem on the map file's :class:`~printkit.loading.fields.Reader`.
 """
 
 from __future__ import annotations
@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from printkit import model
-from printkit.loader_fields import Reader, describe
+from printkit.model import maps as model
+from printkit.loading.fields import Reader, describe
 
 SHAPE_KEYS = (
     "regions", "cities", "cities_per_region", "souvenirs_per_region", "sights_per_city",

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from printkit.games import Globetrotting, load_globetrotting
+from printkit.loading.games import Globetrotting, load_globetrotting
 from printkit.layout import fonts
 from printkit.layout.common import (
     BODY_SIZE,

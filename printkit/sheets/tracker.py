@@ -19,7 +19,7 @@ from printkit.layout.common import (
     text,
 )
 from printkit.layout.primitives import Document, Item, Rect, Style
-from printkit.model import GameMap
+from printkit.model.maps import GameMap
 from printkit.rules import dice
 
 

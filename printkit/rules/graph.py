@@ -10,7 +10,7 @@ from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
-from printkit.model import GameMap, Route
+from printkit.model.maps import GameMap, Route
 
 
 def route_key(a: str, b: str) -> Route:

@@ -17,8 +17,8 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from printkit.layout.common import Box
-from printkit.layout.mapsections import MAX_SCALE, Block, Metrics, blocks, measure, turn_block
-from printkit.model import GameMap
+from printkit.sheets.mapsections import MAX_SCALE, Block, Metrics, blocks, measure, turn_block
+from printkit.model.maps import GameMap
 
 SECTION_W = 236.0
 """Width of a right-hand section column."""
