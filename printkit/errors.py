@@ -40,6 +40,12 @@ class UnknownMapError(DataError):
         return f"{what}; choose one of {', '.join(bundled)}, or give the path of a .toml map file"
 
 
+class UsageError(PrintkitError):
+    """The command was asked for something it cannot do as asked (exit status 2)."""
+
+    exit_code = 2
+
+
 class StateError(PrintkitError):
     """A saved game state is missing, corrupt, locked or from a newer printkit."""
 
