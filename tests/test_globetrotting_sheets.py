@@ -13,19 +13,22 @@ from PIL import Image
 from printkit.cli import cli
 from printkit.layout.boxes import flatten, outside, overlapping_texts
 from printkit.layout.common import printable_area
-from printkit.sheets.globetrotting import passport
 from printkit.layout.primitives import Text
+from printkit.loading.games import load_globetrotting
+from printkit.sheets.globetrotting import passport
+
+GAME = load_globetrotting()
 
 
 def texts(names: list[str], paper: str = "a4") -> list[str]:
-    doc = passport(names, paper)
+    doc = passport(GAME, names, paper)
     return [i.text for i in flatten(doc.pages[0].items, doc.forms) if isinstance(i, Text)]
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("players", [1, 3])
 def test_layout_fits_without_overlaps(paper: str, players: int) -> None:
-    doc = passport(["Ann", "Bo", "Cy"][:players], paper)
+    doc = passport(GAME, ["Ann", "Bo", "Cy"][:players], paper)
     assert len(doc.pages) == players
     items = flatten(doc.pages[-1].items, doc.forms)
     assert overlapping_texts(items) == []

@@ -8,22 +8,13 @@ from functools import lru_cache
 import pytest
 
 from printkit.layout import geo
-from printkit.sheets import mapsheet
-from printkit.layout.common import (
-    MARGIN,
-    Box,
-    flatten,
-    item_box,
-    page_size,
-    printable_area,
-    segment_hits,
-    text_box,
-    title_block,
-)
-from printkit.sheets.mapplan import BLOCK_GAP, Plan, _flow, fitted_box, plan
+from printkit.layout.boxes import Box, flatten, item_box, segment_hits, text_box
+from printkit.layout.common import MARGIN, page_size, printable_area, title_block
 from printkit.layout.primitives import Circle, Document, Icon, Item, Line, Path, Rect, Text
 from printkit.loading.maps import bundled_maps, load_map
 from printkit.model.maps import Projection
+from printkit.sheets import mapsheet
+from printkit.sheets.mapplan import BLOCK_GAP, Plan, _flow, fitted_box, plan
 
 MAPS = bundled_maps()
 PAPERS = ("a4", "letter")

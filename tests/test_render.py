@@ -19,6 +19,7 @@ from printkit.cli import cli
 from printkit.layout.common import page_size
 from printkit.layout.primitives import Document, Page, Text
 from printkit.loading.maps import bundled_maps, load_map
+from printkit.model.games import Globetrotting
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parent.parent
@@ -171,10 +172,10 @@ def test_bad_input_is_one_clear_line(runner: CliRunner, args: list[str], code: i
 
 def test_other_games_sheets_are_dispatched(runner: CliRunner, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
-    calls: list[tuple[list[str], str]] = []
+    calls: list[tuple[str, list[str], str]] = []
 
-    def card(names: list[str], paper: str) -> Document:
-        calls.append((names, paper))
+    def card(game: Globetrotting, names: list[str], paper: str) -> Document:
+        calls.append((game.id, names, paper))  # handed the game's model, not loading it
         return Document(200, 100, tuple(Page((Text(10, 50, n or "blank", 12),)) for n in names))
 
     fake = types.ModuleType("printkit.sheets.globetrotting")
@@ -183,7 +184,7 @@ def test_other_games_sheets_are_dispatched(runner: CliRunner, tmp_path: Path,
     out = tmp_path / "card.pdf"
     code, _, stderr = run(runner, "card", "globetrotting", "--names", "Ann,Bo", "--paper", "letter", "-o", str(out))
     assert code == 0, stderr
-    assert calls == [(["Ann", "Bo"], "letter")]
+    assert calls == [("globetrotting", ["Ann", "Bo"], "letter")]
     assert len(pypdf.PdfReader(out).pages) == 2
     code, _, stderr = run(runner, "map", "globetrotting")
     assert code == 2

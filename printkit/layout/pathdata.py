@@ -56,18 +56,15 @@ def _tokens(d: str, source: str) -> list[str | float]:
     return out
 
 
-def _arc_to_cubics(
-    p0: Point, rx: float, ry: float, phi_deg: float, large: bool, sweep: bool, p1: Point
-) -> list[PathCommand]:
-    """Elliptical arc from p0 to p1 as cubic Béziers (SVG implementation notes F.6)."""
+def _arc_centre(
+    p0: Point, rx: float, ry: float, phi: float, large: bool, sweep: bool, p1: Point
+) -> tuple[float, float, float, float, float, float]:
+    """Centre, corrected radii, start angle and sweep of an arc: (cx, cy, rx, ry, theta1, delta).
+
+    SVG implementation notes F.6.5: radii too small to reach are scaled up.
+    """
     x0, y0 = p0
     x1, y1 = p1
-    if (x0, y0) == (x1, y1):
-        return []
-    rx, ry = abs(rx), abs(ry)
-    if rx == 0 or ry == 0:
-        return [("L", x1, y1)]
-    phi = math.radians(phi_deg % 360)
     cos_p, sin_p = math.cos(phi), math.sin(phi)
     dx, dy = (x0 - x1) / 2, (y0 - y1) / 2
     x1p = cos_p * dx + sin_p * dy
@@ -95,6 +92,22 @@ def _arc_to_cubics(
         delta -= 2 * math.pi
     elif sweep and delta < 0:
         delta += 2 * math.pi
+    return cx, cy, rx, ry, theta1, delta
+
+
+def _arc_to_cubics(
+    p0: Point, rx: float, ry: float, phi_deg: float, large: bool, sweep: bool, p1: Point
+) -> list[PathCommand]:
+    """Elliptical arc from p0 to p1 as cubic Béziers (SVG implementation notes F.6)."""
+    x1, y1 = p1
+    if p0 == p1:
+        return []
+    rx, ry = abs(rx), abs(ry)
+    if rx == 0 or ry == 0:
+        return [("L", x1, y1)]
+    phi = math.radians(phi_deg % 360)
+    cos_p, sin_p = math.cos(phi), math.sin(phi)
+    cx, cy, rx, ry, theta1, delta = _arc_centre(p0, rx, ry, phi, large, sweep, p1)
     segments = max(1, math.ceil(abs(delta) / (math.pi / 2) - 1e-9))
     step = delta / segments
     k = 4 / 3 * math.tan(step / 4)
@@ -109,17 +122,69 @@ def _arc_to_cubics(
         ty = -rx * st * sin_p + ry * ct * cos_p
         return px, py, tx, ty
 
-    t = theta1
-    ax, ay, atx, aty = at(t)
+    ax, ay, atx, aty = at(theta1)
     for i in range(segments):
-        t2 = theta1 + step * (i + 1)
-        bx, by, btx, bty = at(t2)
+        bx, by, btx, bty = at(theta1 + step * (i + 1))
         if i == segments - 1:
             bx, by = x1, y1
         out.append(("C", ax + k * atx, ay + k * aty, bx - k * btx, by - k * bty, bx, by))
         ax, ay, atx, aty = bx, by, btx, bty
-        t = t2
     return out
+
+
+class _Pen:
+    """Where a path is: the current point, the subpath's start, the last curves' control points."""
+
+    def __init__(self) -> None:
+        self.cur: Point = (0.0, 0.0)
+        self.start: Point = (0.0, 0.0)
+        self.cubic: Point | None = None
+        self.quad: Point | None = None
+
+    def segment(self, upper: str, nums: list[float], ox: float, oy: float) -> list[PathCommand]:
+        """One drawing command (not M or Z) as absolute commands; moves the pen."""
+        cur = self.cur
+        cubic: Point | None = None
+        quad: Point | None = None
+        out: list[PathCommand]
+        if upper in "LHV":
+            if upper == "L":
+                end = (nums[0] + ox, nums[1] + oy)
+            elif upper == "H":
+                end = (nums[0] + ox, cur[1])
+            else:
+                end = (cur[0], nums[0] + oy)
+            out = [("L", *end)]
+        elif upper in "CS":
+            if upper == "C":
+                c1 = (nums[0] + ox, nums[1] + oy)
+                rest = nums[2:]
+            else:
+                prev = self.cubic
+                c1 = (2 * cur[0] - prev[0], 2 * cur[1] - prev[1]) if prev else cur
+                rest = nums
+            cubic = (rest[0] + ox, rest[1] + oy)
+            end = (rest[2] + ox, rest[3] + oy)
+            out = [("C", *c1, *cubic, *end)]
+        elif upper in "QT":
+            quad, end = self._quad_ends(upper, nums, ox, oy)
+            c1 = (cur[0] + 2 / 3 * (quad[0] - cur[0]), cur[1] + 2 / 3 * (quad[1] - cur[1]))
+            c2 = (end[0] + 2 / 3 * (quad[0] - end[0]), end[1] + 2 / 3 * (quad[1] - end[1]))
+            out = [("C", *c1, *c2, *end)]
+        else:  # A
+            end = (nums[5] + ox, nums[6] + oy)
+            out = _arc_to_cubics(cur, nums[0], nums[1], nums[2], nums[3] != 0, nums[4] != 0, end)
+        self.cur = end
+        self.cubic, self.quad = cubic, quad
+        return out
+
+    def _quad_ends(self, upper: str, nums: list[float], ox: float, oy: float) -> tuple[Point, Point]:
+        """The control point and end of a Q or T command."""
+        if upper == "Q":
+            return (nums[0] + ox, nums[1] + oy), (nums[2] + ox, nums[3] + oy)
+        prev, cur = self.quad, self.cur
+        q = (2 * cur[0] - prev[0], 2 * cur[1] - prev[1]) if prev else cur
+        return q, (nums[0] + ox, nums[1] + oy)
 
 
 def parse(d: str, source: str = "<path>") -> tuple[PathCommand, ...]:
@@ -127,10 +192,7 @@ def parse(d: str, source: str = "<path>") -> tuple[PathCommand, ...]:
     tokens = _tokens(d, source)
     out: list[PathCommand] = []
     i = 0
-    cur: Point = (0.0, 0.0)
-    start: Point = (0.0, 0.0)
-    last_cubic_ctrl: Point | None = None
-    last_quad_ctrl: Point | None = None
+    pen = _Pen()
     command = ""
     while i < len(tokens):
         tok = tokens[i]
@@ -139,8 +201,8 @@ def parse(d: str, source: str = "<path>") -> tuple[PathCommand, ...]:
             i += 1
             if command in "Zz":
                 out.append(("Z",))
-                cur = start
-                last_cubic_ctrl = last_quad_ctrl = None
+                pen.cur = pen.start
+                pen.cubic = pen.quad = None
                 continue
         elif not command or command in "Zz":
             raise _error(source, f"number {tok:g} before any command")
@@ -152,53 +214,14 @@ def parse(d: str, source: str = "<path>") -> tuple[PathCommand, ...]:
         nums = [float(a) for a in args]
         i += n
         rel = command.islower()
-        ox, oy = cur if rel else (0.0, 0.0)
-        cubic_ctrl: Point | None = None
-        quad_ctrl: Point | None = None
+        ox, oy = pen.cur if rel else (0.0, 0.0)
         if upper == "M":
-            cur = (nums[0] + ox, nums[1] + oy)
-            start = cur
-            out.append(("M", *cur))
+            pen.cur = pen.start = (nums[0] + ox, nums[1] + oy)
+            pen.cubic = pen.quad = None
+            out.append(("M", *pen.cur))
             command = "l" if rel else "L"  # later pairs are implicit line-tos
-        elif upper in "LHV":
-            if upper == "L":
-                cur = (nums[0] + ox, nums[1] + oy)
-            elif upper == "H":
-                cur = (nums[0] + ox, cur[1])
-            else:
-                cur = (cur[0], nums[0] + oy)
-            out.append(("L", *cur))
-        elif upper in "CS":
-            if upper == "C":
-                c1 = (nums[0] + ox, nums[1] + oy)
-                rest = nums[2:]
-            else:
-                prev = last_cubic_ctrl
-                c1 = (2 * cur[0] - prev[0], 2 * cur[1] - prev[1]) if prev else cur
-                rest = nums
-            c2 = (rest[0] + ox, rest[1] + oy)
-            end = (rest[2] + ox, rest[3] + oy)
-            out.append(("C", *c1, *c2, *end))
-            cubic_ctrl = c2
-            cur = end
-        elif upper in "QT":
-            if upper == "Q":
-                q = (nums[0] + ox, nums[1] + oy)
-                end = (nums[2] + ox, nums[3] + oy)
-            else:
-                prevq = last_quad_ctrl
-                q = (2 * cur[0] - prevq[0], 2 * cur[1] - prevq[1]) if prevq else cur
-                end = (nums[0] + ox, nums[1] + oy)
-            c1 = (cur[0] + 2 / 3 * (q[0] - cur[0]), cur[1] + 2 / 3 * (q[1] - cur[1]))
-            c2 = (end[0] + 2 / 3 * (q[0] - end[0]), end[1] + 2 / 3 * (q[1] - end[1]))
-            out.append(("C", *c1, *c2, *end))
-            quad_ctrl = q
-            cur = end
-        else:  # A
-            end = (nums[5] + ox, nums[6] + oy)
-            out.extend(_arc_to_cubics(cur, nums[0], nums[1], nums[2], nums[3] != 0, nums[4] != 0, end))
-            cur = end
-        last_cubic_ctrl, last_quad_ctrl = cubic_ctrl, quad_ctrl
+        else:
+            out.extend(pen.segment(upper, nums, ox, oy))
     if out and out[0][0] != "M":
         raise _error(source, "must start with a move-to (M or m)")
     return tuple(out)

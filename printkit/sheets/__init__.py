@@ -1,23 +1,25 @@
 """Which sheets exist: ``printkit render KIND SUBJECT`` resolves here.
 
 SUBJECT is an Around the World map (a bundled id or a ``.toml`` path), whose
-kinds are in :data:`SHEETS`, or another game ("trekking-the-world",
-"globetrotting", "wereldsteden"), whose module in :data:`GAME_MODULES`
-(``printkit/layout/trekking_sheets.py``, ...) exposes its own ``SHEETS`` of
-``builder(names, paper)``.
+kinds are in :data:`printkit.sheets.atw.SHEETS`, or another game
+("trekking-the-world", "globetrotting", "wereldsteden"), whose module in
+:data:`GAME_MODULES` (``printkit/sheets/trekking.py``, ...) exposes its own
+``SHEETS`` of ``builder(game, names, paper)``. Every builder is handed its
+model; this dispatcher is the one place that loads it (TODO(merge): the
+lead's ``printkit/registry.py`` replaces this module's loading and lookup).
 """
 
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
-from typing import cast
+from typing import Union, cast
 
 from printkit.layout.common import LayoutError
 from printkit.layout.primitives import Document
+from printkit.model.games import Globetrotting, Trekking, Wereldsteden
+from printkit.sheets.builder import SheetBuilder
 
-SheetBuilder = Callable[[str, list[str], str], Document]
-GameSheetBuilder = Callable[[list[str], str], Document]
+OtherGame = Union[Trekking, Globetrotting, Wereldsteden]
 
 GAME_MODULES: dict[str, str] = {
     "trekking-the-world": "printkit.sheets.trekking",
@@ -31,32 +33,7 @@ class UnknownSheet(LayoutError):
     """A sheet kind the subject does not have (a usage error on the command line)."""
 
 
-def _map_sheet(subject: str, names: list[str], paper: str) -> Document:
-    from printkit.sheets import mapsheet
-    from printkit.loading.maps import load_map
-
-    return mapsheet.build(load_map(subject), names, paper)
-
-
-def _tracker(subject: str, names: list[str], paper: str) -> Document:
-    from printkit.sheets import tracker
-    from printkit.loading.maps import load_map
-
-    return tracker.build(load_map(subject), names, paper)
-
-
-def _scorepad(subject: str, names: list[str], paper: str) -> Document:
-    from printkit.sheets import scorepad
-    from printkit.loading.maps import load_map
-
-    return scorepad.build(load_map(subject), names, paper)
-
-
-SHEETS: dict[str, SheetBuilder] = {"map": _map_sheet, "tracker": _tracker, "scorepad": _scorepad}
-"""Sheets of an Around the World map: kind -> builder(subject, names, paper)."""
-
-
-def game_sheets(game: str) -> dict[str, GameSheetBuilder]:
+def game_sheets(game: str) -> dict[str, SheetBuilder[OtherGame]]:
     """The SHEETS registry of another game's sheet module."""
     module_name = GAME_MODULES[game]
     try:
@@ -65,14 +42,16 @@ def game_sheets(game: str) -> dict[str, GameSheetBuilder]:
         if exc.name != module_name:
             raise
         raise UnknownSheet(f"{game} has no printable sheets in this printkit") from None
-    return cast(dict[str, GameSheetBuilder], getattr(module, "SHEETS"))
+    return cast(dict[str, SheetBuilder[OtherGame]], getattr(module, "SHEETS"))
 
 
 def kinds_for(subject: str) -> tuple[str, ...]:
     """The sheet kinds SUBJECT has, in listing order."""
     if subject in OTHER_GAMES:
         return tuple(game_sheets(subject))
-    return tuple(SHEETS)
+    from printkit.sheets import atw
+
+    return tuple(atw.SHEETS)
 
 
 def build(kind: str, subject: str, names: list[str], paper: str) -> Document:
@@ -82,5 +61,10 @@ def build(kind: str, subject: str, names: list[str], paper: str) -> Document:
         what = subject if subject in OTHER_GAMES else "an Around the World map"
         raise UnknownSheet(f"no sheet {kind!r} for {what}; choose one of: {', '.join(kinds)}")
     if subject in OTHER_GAMES:
-        return game_sheets(subject)[kind](names, paper)
-    return SHEETS[kind](subject, names, paper)
+        from printkit.loading.games import load_game  # TODO(merge): the registry loads the game
+
+        return game_sheets(subject)[kind](load_game(subject), names, paper)
+    from printkit.loading.maps import load_map  # TODO(merge): the registry loads the map
+    from printkit.sheets import atw
+
+    return atw.SHEETS[kind](load_map(subject), names, paper)

@@ -7,9 +7,6 @@ Every number comes from ``maps/globetrotting.toml``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from printkit.loading.games import Globetrotting, load_globetrotting
 from printkit.layout import fonts
 from printkit.layout.common import (
     BODY_SIZE,
@@ -27,6 +24,8 @@ from printkit.layout.common import (
     text,
 )
 from printkit.layout.primitives import Document, Item, Rect, Style
+from printkit.model.games import Globetrotting
+from printkit.sheets.builder import SheetBuilder
 
 SHADED = Style(stroke=None, fill=LIGHT)
 FRAME = Style(stroke=INK, width=1.2)
@@ -54,10 +53,65 @@ def _points_box(x: float, y: float) -> list[Item]:
     return [checkbox(x, y, BOX), text(x - 4, y + BOX / 2 + 3.5, "=", BODY_SIZE, anchor="end", fill=GREY)]
 
 
-def passport(names: list[str], paper: str) -> Document:
+def _fulfillment_rows(game: Globetrotting, festivals: bool) -> list[tuple[str, str]]:
+    """(label, hint) of each fulfillment row; Festivals or Travel Companions by the player count."""
+    return [
+        ("Airfare bonus", f"{game.airfare_bonus} per other player who spent more (ties do not count)"),
+        ("Global objectives", f"{game.objective_first} if first turn anyone did it, else {game.objective_later}"),
+        ("Bucket list", f"printed points of each completed card (up to {game.bucket_cards_max})"),
+        ("Festivals", f"a 1 per festival, at most {game.festivals_per_season} per season") if festivals else
+        ("Travel Companions", "a 1 per season shared with each neighbour"),
+    ]  # fmt: skip
+
+
+def _write_ins(game: Globetrotting, label: str, festivals: bool, bx: float, by: float) -> list[Item]:
+    """The boxes a fulfillment row is filled in with (none for the airfare bonus)."""
+    items: list[Item] = []
+    if label == "Global objectives":
+        for i in range(game.objectives_in_play):
+            ox = bx + i * 130
+            label_text = f"#{i + 1}  turn"
+            tw = fonts.text_width(label_text, BODY_SIZE)
+            items += [text(ox, by + 14.5, label_text, BODY_SIZE), checkbox(ox + tw + 4, by, 22)]
+            items += [text(ox + tw + 32, by + 14.5, "pts", BODY_SIZE), checkbox(ox + tw + 52, by, 22)]
+    elif label == "Bucket list":
+        items += [checkbox(bx + i * 27, by, 22) for i in range(game.bucket_cards_max)]
+    elif label != "Airfare bonus":
+        per = game.festivals_per_season if festivals else game.companions_per_season
+        for s, season in enumerate(game.seasons):
+            sx = bx + s * 80
+            items.append(text(sx, by - 2, season, 7.5, fill=GREY))
+            items += [checkbox(sx + i * 24, by + 2, 20) for i in range(per)]
+    return items
+
+
+def _fulfillment(game: Globetrotting, festivals: bool, x: float, y: float, w: float) -> tuple[list[Item], float]:
+    """The fulfillment points section, framed, ending in the Total row; returns (items, y below it)."""
+    head, hh = section_header(x, y, w, "Fulfillment points")
+    items = head
+    y += hh + 6
+    label_w = 200.0
+    rows = _fulfillment_rows(game, festivals)
+    row_h = 46.0
+    for r, (label, hint) in enumerate(rows):
+        ry = y + r * row_h
+        if r % 2 == 0:
+            items.append(Rect(x, ry, w, row_h, SHADED))
+        items += _row(x + 6, ry + 6, label, hint, label_w)
+        items += _points_box(x + w - BOX - 6, ry + (row_h - BOX) / 2)
+        items += _write_ins(game, label, festivals, x + label_w + 6, ry + (row_h - 22) / 2)
+    y += len(rows) * row_h
+    items.append(Rect(x, y - len(rows) * row_h, w, len(rows) * row_h, FRAME))
+    y += 8
+    items.append(Rect(x, y, w, 40, Style(stroke=INK, fill=LIGHT, width=1.4)))
+    items.append(text(x + 8, y + 26, "Total", 16, "bold"))
+    items.append(checkbox(x + w - 40, y + 5, 30))
+    return items, y + 52
+
+
+def passport(game: Globetrotting, names: list[str], paper: str) -> Document:
     """One passport page per player."""
-    game = load_globetrotting()
-    sheet = start_sheet(paper, "Globetrotting", f"Passport - {game.flights} flights, then score")
+    sheet = start_sheet(paper, game.name, f"Passport - {game.flights} flights, then score")
     width, height, x, w, items, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
     festivals = game.uses_festivals(max(1, len(names)))
     line, slot = name_line(x, y, min(300.0, w))
@@ -72,55 +126,15 @@ def passport(names: list[str], paper: str) -> Document:
     items += _row(x, y, "Total airfare", "the last running total; lower wins ties", 200)
     items += _points_box(x + w - BOX, y)
     y += 44
-
-    head, hh = section_header(x, y, w, "Fulfillment points")
-    items += head
-    y += hh + 6
-    label_w = 200.0
-    rows: list[tuple[str, str]] = [
-        ("Airfare bonus", f"{game.airfare_bonus} per other player who spent more (ties do not count)"),
-        ("Global objectives", f"{game.objective_first} if first turn anyone did it, else {game.objective_later}"),
-        ("Bucket list", f"printed points of each completed card (up to {game.bucket_cards_max})"),
-        ("Festivals", f"a 1 per festival, at most {game.festivals_per_season} per season") if festivals else
-        ("Travel Companions", "a 1 per season shared with each neighbour"),
-    ]  # fmt: skip
-    row_h = 46.0
-    for r, (label, hint) in enumerate(rows):
-        ry = y + r * row_h
-        if r % 2 == 0:
-            items.append(Rect(x, ry, w, row_h, SHADED))
-        items += _row(x + 6, ry + 6, label, hint, label_w)
-        items += _points_box(x + w - BOX - 6, ry + (row_h - BOX) / 2)
-        bx = x + label_w + 6
-        by = ry + (row_h - 22) / 2
-        if label == "Global objectives":
-            for i in range(game.objectives_in_play):
-                ox = bx + i * 130
-                label_text = f"#{i + 1}  turn"
-                tw = fonts.text_width(label_text, BODY_SIZE)
-                items += [text(ox, by + 14.5, label_text, BODY_SIZE), checkbox(ox + tw + 4, by, 22)]
-                items += [text(ox + tw + 32, by + 14.5, "pts", BODY_SIZE), checkbox(ox + tw + 52, by, 22)]
-        elif label == "Bucket list":
-            items += [checkbox(bx + i * 27, by, 22) for i in range(game.bucket_cards_max)]
-        elif label != "Airfare bonus":
-            per = game.festivals_per_season if festivals else game.companions_per_season
-            for s, season in enumerate(game.seasons):
-                sx = bx + s * 80
-                items.append(text(sx, by - 2, season, 7.5, fill=GREY))
-                items += [checkbox(sx + i * 24, by + 2, 20) for i in range(per)]
-    y += len(rows) * row_h
-    items.append(Rect(x, y - len(rows) * row_h, w, len(rows) * row_h, FRAME))
-    y += 8
-    items.append(Rect(x, y, w, 40, Style(stroke=INK, fill=LIGHT, width=1.4)))
-    items.append(text(x + 8, y + 26, "Total", 16, "bold"))
-    items.append(checkbox(x + w - 40, y + 5, 30))
-    y += 52
+    section, y = _fulfillment(game, festivals, x, y, w)
+    items += section
     notes = (f"Game end: after {game.flights} flights. Add up your airfare and reveal it, then your fulfillment points. "
              "Most points wins; tied: lower total airfare; still tied: shared victory. "
              "Solo: Abby's passport is kept by printkit abby.")  # fmt: skip
     para, _ = paragraph(x, y, w, notes, BODY_SIZE, fill=GREY)
     items += para
-    return pack(width, height, items, names, slot, "Globetrotting - passport", "globetrotting-passport")
+    return pack(width, height, items, names, slot, f"{game.name} - passport", "globetrotting-passport")
 
 
-SHEETS: dict[str, Callable[[list[str], str], Document]] = {"passport": passport}
+SHEETS: dict[str, SheetBuilder[Globetrotting]] = {"passport": passport}
+"""Globetrotting's sheets: kind -> builder(game, names, paper)."""

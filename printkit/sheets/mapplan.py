@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from printkit.layout.common import Box
+from printkit.layout.boxes import Box
 from printkit.sheets.mapsections import MAX_SCALE, Block, Metrics, blocks, measure, turn_block
 from printkit.model.maps import GameMap
 

@@ -29,7 +29,8 @@ from printkit.layout.common import (
 )
 from printkit.layout.primitives import Circle, Icon, Item, Rect, Style
 from printkit.model.maps import GameMap, Track
-from printkit.rules import dice
+from printkit.sheets import _merge
+from printkit.sheets.wording import cities_needed, explored, one_explored
 
 BOX = 13.0
 GAP = 3.5
@@ -258,7 +259,7 @@ def finish_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
     def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
         items, hh = section_header(x, y, w, "Speed bonus")
         yy = y + hh
-        need = "a city" if m.end_cities_per_region == 1 else f"{m.end_cities_per_region} cities"
+        need = cities_needed(m)
         items.append(checkbox(x, yy + 2, 12))
         items.append(fitted(x + 17, yy + 12, f"{need} in every region, back at start", w - 100, BODY_SIZE))
         items += _badge(x + w - 60, yy + 8, str(m.speed_bonus))
@@ -276,17 +277,19 @@ def finish_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
 
 def turn_block(m: GameMap, mt: Metrics = DEFAULT, with_end: bool = True) -> Block:
     """A reminder of the three actions, who picks them and (``with_end``) when the game ends."""
-    seen = "an animal" if len(m.explore) > 1 else "a sight"
+    seen = one_explored(m)
     lines = [
         ("Travel", "draw over a route to a connected city"),
         ("Collect", f"mark a souvenir of your region (max {m.collect.boxes} each)"),
         ("Explore", f"mark {seen} of your city (leftmost box)"),
     ]
-    need = "a city" if m.end_cities_per_region == 1 else f"{m.end_cities_per_region} cities"
+    need = cities_needed(m)
     end = (f"Game end: once someone has visited {need} in every region and is back at their start, "
            "finish that turn and score.")
+    dice = _merge.dice(m)  # TODO(merge): m.dice
+    solo_from = _merge.max_multiplayer(m) + 1  # TODO(merge): the model's player limit
     faces = ", ".join(
-        f"{'-'.join(str(f) for f in dice.FACES if dice.action_of(f) == a)} {a}" for a in dice.ACTIONS
+        f"{'-'.join(str(f) for f in dice.faces if dice.action_of(f) == a)} {a}" for a in dice.actions
     )
 
     def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
@@ -301,7 +304,8 @@ def turn_block(m: GameMap, mt: Metrics = DEFAULT, with_end: bool = True) -> Bloc
         yy += 14
         items.append(fitted(x, yy - 3, "The Navigator picks it and may take it twice.", w, BODY_SIZE - 1, fill=GREY))
         yy += 11
-        items.append(fitted(x, yy - 3, f"Solo or 7+ players, roll 2 dice: {faces}", w, BODY_SIZE - 1, fill=GREY))
+        solo = f"Solo or {solo_from}+ players, roll 2 dice: {faces}"
+        items.append(fitted(x, yy - 3, solo, w, BODY_SIZE - 1, fill=GREY))
         if not with_end:
             return items, yy - y
         yy += 8
@@ -316,7 +320,7 @@ def blocks(m: GameMap, mt: Metrics = DEFAULT) -> list[Block]:
     """Every scoring block of the map, in reading order (Speed bonus and TOTAL last)."""
     out: list[Block] = [track_block(m.collect, "souvenirs of your region", mt)]
     for t in m.explore:
-        out.append(track_block(t, "sights of your city" if len(m.explore) == 1 else "animals of your city", mt))
+        out.append(track_block(t, f"{explored(m)} of your city", mt))
     out.append(regions_block(m, mt))
     if m.iconic_table:
         out.append(iconic_block(m, mt))

@@ -11,23 +11,21 @@ import math
 from typing import TYPE_CHECKING
 
 from printkit.layout import fonts
+from printkit.layout.boxes import Box, text_box
 from printkit.layout.common import (
     GREY,
     INK,
     MARGIN,
     PAPER_WHITE,
     SMALL_SIZE,
-    Box,
-    LabelPlacer,
     LayoutError,
     name_line,
     pack,
     page_size,
     text,
-    text_box,
     title_block,
 )
-from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, Plan, plan
+from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import (
     Circle,
     Document,
@@ -39,6 +37,9 @@ from printkit.layout.primitives import (
     Text,
 )
 from printkit.model.maps import City, GameMap
+from printkit.sheets import _merge
+from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, Plan, plan
+from printkit.sheets.wording import explored
 
 if TYPE_CHECKING:
     from printkit.layout.geo import MapFrame
@@ -58,6 +59,8 @@ REGION_REACH = 64.0
 REGION_APART = 12.0
 """Least distance (points) between two region names."""
 INSET_FRAME = Style(stroke=GREY, fill=PAPER_WHITE, width=0.6)
+Points = dict[str, tuple[float, float]]
+"""Each city's point on the sheet, by city id."""
 
 
 def _sections(p: Plan) -> list[Item]:
@@ -117,7 +120,7 @@ def _icon_spot(
 
 
 def _map_items(m: GameMap, box: Box) -> list[Item]:
-    """Land, routes, cities, sight icons and labels inside ``box``; returns (items, frame)."""
+    """Land, routes, cities, sight icons and labels inside ``box``."""
     from printkit.layout.geo import MapFrame
 
     inner = box.grow(-MAP_PAD)
@@ -131,7 +134,7 @@ def _map_items(m: GameMap, box: Box) -> list[Item]:
         items.append(borders)
     placer = LabelPlacer(box.grow(-2), gap=1.2)
     items += _insets(frame, placer)
-    points = {c.id: frame.point(c.lat, c.lon) for c in m.cities}
+    points: Points = {c.id: frame.point(c.lat, c.lon) for c in m.cities}
     for r in m.routes:
         (x1, y1), (x2, y2) = points[r.a], points[r.b]
         items.append(Line(x1, y1, x2, y2, ROUTE))
@@ -139,14 +142,29 @@ def _map_items(m: GameMap, box: Box) -> list[Item]:
     for c in m.cities:
         px, py = points[c.id]
         placer.block(Box(px - CITY_R - 1, py - CITY_R - 1, 2 * CITY_R + 2, 2 * CITY_R + 2))
-    glyphs: list[Item] = []
-    for c in m.cities:
-        px, py = points[c.id]
-        if c.iconic:
-            s = 2 * CITY_R + 4
-            glyphs.append(Icon("shield", px - s / 2, py - s / 2, s))
-        else:
-            glyphs.append(Circle(px, py, CITY_R, CITY))
+    glyphs = [_city_glyph(c, *points[c.id]) for c in m.cities]
+    icons, labels = _city_labels(m, points, placer)
+    regions = _region_names(m, points, placer)
+    items += regions + glyphs + icons + labels
+    items.append(Rect(box.x, box.y, box.w, box.h, FRAME))
+    return items
+
+
+
+def _city_glyph(c: City, px: float, py: float) -> Item:
+    """A city's circle, or the shield of an iconic city."""
+    if c.iconic:
+        s = 2 * CITY_R + 4
+        return Icon("shield", px - s / 2, py - s / 2, s)
+    return Circle(px, py, CITY_R, CITY)
+
+
+def _city_labels(m: GameMap, points: Points, placer: LabelPlacer) -> tuple[list[Item], list[Item]]:
+    """Each city's name (with a leader line if it moved off) and its sight icons: (icons, labels).
+
+    The most crowded cities are placed first, while there is still room.
+    """
+
     def crowd(c: City) -> int:
         px, py = points[c.id]
         return sum(1 for o in m.cities if math.hypot(points[o.id][0] - px, points[o.id][1] - py) < 45)
@@ -170,6 +188,11 @@ def _map_items(m: GameMap, box: Box) -> list[Item]:
         for k, name in enumerate(names):
             step = k * (size + 1.5)
             icons.append(Icon(name, ix, iy + step, size) if stacked else Icon(name, ix + step, iy, size))
+    return icons, labels
+
+
+def _region_names(m: GameMap, points: Points, placer: LabelPlacer) -> list[Item]:
+    """Each region's name near its cities' centroid, clear of routes where it can be."""
     regions: list[Item] = []
     for region in m.regions:
         cities = m.region_cities(region.id)
@@ -181,9 +204,7 @@ def _map_items(m: GameMap, box: Box) -> list[Item]:
         if label is not None:
             regions.append(label)
             placer.block(text_box(label).grow(REGION_APART))  # two names side by side read as one
-    items += regions + glyphs + icons + labels
-    items.append(Rect(box.x, box.y, box.w, box.h, FRAME))
-    return items
+    return regions
 
 
 def _leader(px: float, py: float, label: Text) -> list[Item]:
@@ -205,7 +226,7 @@ def _key(x: float, y: float, w: float, m: GameMap) -> tuple[list[Item], float]:
     if m.iconic_cities:
         entries.append(([Icon("shield", -1, -9.5, 10)], "iconic city (not a start)"))
     entries.append(([Line(0, -3, 20, -3, ROUTE)], "route: draw over it, each once"))
-    seen = "animals" if len(m.explore) > 1 else "sights"
+    seen = explored(m)
     entries.append(([], f"icons by a city: its {seen}"))
     items: list[Item] = []
     xx, line = x, 0
@@ -252,7 +273,7 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
     inner_w, inner_h = width - 2 * MARGIN, height - 2 * MARGIN
     shared: list[Item] = []
     name_w = 250.0
-    block, th = title_block(x0, y0, inner_w - name_w - 20, f"{m.name} in 15 Minutes",
+    block, th = title_block(x0, y0, inner_w - name_w - 20, _merge.title(m),  # TODO(merge): m.title
                             "Star your starting city. Each turn: Travel, Collect or Explore.")
     shared += block
     line, slot = name_line(x0 + inner_w - name_w, y0 + 2, name_w, "Name")
@@ -268,4 +289,4 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
     shared += _map_items(m, p.map_box)
     shared += _key(x0, p.key_y, p.left_w, m)[0]
     shared += _sections(p)
-    return pack(width, height, shared, names, slot, f"{m.name} in 15 Minutes - map sheet", "map")
+    return pack(width, height, shared, names, slot, f"{_merge.title(m)} - map sheet", "map")

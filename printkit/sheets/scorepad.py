@@ -3,34 +3,14 @@
 from __future__ import annotations
 
 from printkit.layout import fonts
-from printkit.layout.common import (
-    BODY_SIZE,
-    GREY,
-    INK,
-    LIGHT,
-    MARGIN,
-    THIN,
-    LayoutError,
-    document,
-    fitted,
-    name_text,
-    paragraph,
-    start_sheet,
-    text,
-)
-from printkit.layout.primitives import (
-    Document,
-    Form,
-    Item,
-    Line,
-    Page,
-    Rect,
-    Style,
-    UseForm,
-)
+from printkit.layout.columns import ColumnPad, column_pad
+from printkit.layout.common import GREY, INK, LIGHT, THIN, fitted, start_sheet, text
+from printkit.layout.primitives import Document, Item, Line, Rect, Style
 from printkit.model.maps import GameMap, Track
+from printkit.sheets import _merge
+from printkit.sheets.wording import cities_needed
 
-PLAYERS_PER_PAGE = 6
+LABEL_W = 170.0
 
 
 def points_table(values: tuple[int, ...], start: int = 1) -> str:
@@ -73,7 +53,7 @@ def categories(m: GameMap) -> list[tuple[str, str]]:
         rows.append(("Region majorities", f"most: reward, tied: {rs.tied} each"))
     if m.iconic_table:
         rows.append(("Iconic cities", points_table(m.iconic_table)))
-    need = "a city" if m.end_cities_per_region == 1 else f"{m.end_cities_per_region} cities"
+    need = cities_needed(m)
     rows.append(("Speed bonus", f"{need} in every region, back home: {m.speed_bonus}"))
     return rows
 
@@ -131,42 +111,17 @@ def _game_line(x: float, y: float, w: float) -> list[Item]:
 
 def build(m: GameMap, names: list[str], paper: str) -> Document:
     """Score pad pages for ``m``: players as columns (6 per page), as many games as fit a page."""
-    sheet = start_sheet(paper, "Score pad", f"{m.name} in 15 Minutes - one column per player", gap=10.0)
-    width, height, x, w, shared, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
-    label_w = 170.0
-    cols = PLAYERS_PER_PAGE
-    col_w = (w - label_w) / cols
+    players = _merge.max_multiplayer(m)  # TODO(merge): the model's multiplayer player limit
+    sheet = start_sheet(paper, "Score pad", f"{_merge.title(m)} - one column per player", gap=10.0)
     notes = TIE_BREAK + (
-        f" Solo or party (1 player, or more than 6): in the Speed bonus row write {m.solo.turns} - t "
+        f" Solo or party (1 player, or more than {players}): in the Speed bonus row write {m.solo.turns} - t "
         "for a trip finished on turn t, and rate your total on the turn tracker."
     )
-    _, note_h = paragraph(x, 0, w, notes, BODY_SIZE, fill=GREY)
-    bottom_limit = height - MARGIN - note_h - 8
-    header_bases: list[float] = []
-    while True:
-        grid, header_base, bottom = _grid(m, x, y + 18, w, label_w, cols)
-        if bottom > bottom_limit and header_bases:
-            break
-        if bottom > bottom_limit:
-            raise LayoutError(f"score pad for {m.id}: the table does not fit a {paper} page")
-        shared += _game_line(x, y, w) + grid
-        header_bases.append(header_base)
-        y = bottom + 16
-    para, _ = paragraph(x, height - MARGIN - note_h, w, notes, BODY_SIZE, fill=GREY)
-    shared += para
-    form = Form("scorepad", tuple(shared))
-    chunks = [names[i : i + cols] for i in range(0, len(names), cols)] or [[]]
-    pages: list[Page] = []
-    for p, chunk in enumerate(chunks):
-        items: list[Item] = [UseForm("scorepad")]
-        for c, name in enumerate(chunk):
-            if not name:
-                continue
-            cx = x + label_w + c * col_w + col_w / 2
-            for base in header_bases:
-                items.append(name_text(cx, base, name, col_w - 6, 11, "middle"))
-        if len(chunks) > 1:
-            items.append(text(x + w, MARGIN + 12, f"page {p + 1} of {len(chunks)}",
-                              BODY_SIZE, anchor="end", fill=GREY))
-        pages.append(Page(tuple(items), label=", ".join(n for n in chunk if n)))
-    return document(width, height, pages, [form], f"Score pad - {m.name}")
+    pad = ColumnPad(sheet, LABEL_W, players, notes, gap=16.0, form="scorepad", title=f"Score pad - {m.name}",
+                    overflow=f"score pad for {m.id}: the table does not fit a {paper} page")
+
+    def game(y: float) -> tuple[list[Item], float, float]:
+        grid, header_base, bottom = _grid(m, sheet.x, y + 18, sheet.w, LABEL_W, players)
+        return _game_line(sheet.x, y, sheet.w) + grid, header_base, bottom
+
+    return column_pad(pad, game, names)

@@ -8,8 +8,8 @@ from printkit.layout.common import (
     GREY,
     INK,
     MARGIN,
+    PAPER_WHITE,
     LayoutError,
-    die_face,
     fitted,
     pack,
     paragraph,
@@ -18,14 +18,15 @@ from printkit.layout.common import (
     table,
     text,
 )
-from printkit.layout.primitives import Document, Item, Rect, Style
+from printkit.layout.primitives import Circle, Document, Item, Rect, Style
 from printkit.model.maps import GameMap
-from printkit.rules import dice
+from printkit.sheets import _merge
+from printkit.sheets.wording import cities_needed, one_explored
 
 
 def _action_help(m: GameMap) -> dict[str, str]:
     """What each action means on this map."""
-    seen = "an animal" if len(m.explore) > 1 else "a sight"
+    seen = one_explored(m)
     return {
         "Travel": "draw a line along an open route to a connected city",
         "Collect": "mark a souvenir of your current region",
@@ -51,13 +52,29 @@ def _turn_spaces(x: float, y: float, w: float, turns: int, cell_h: float) -> tup
     return items, rows * cell_h + (rows - 1) * gap
 
 
+def die_face(x: float, y: float, size: float, value: int) -> list[Item]:
+    """A die showing ``value`` pips, top-left at (x, y)."""
+    pips = {
+        1: [(0.5, 0.5)],
+        2: [(0.27, 0.27), (0.73, 0.73)],
+        3: [(0.27, 0.27), (0.5, 0.5), (0.73, 0.73)],
+        4: [(0.27, 0.27), (0.73, 0.27), (0.27, 0.73), (0.73, 0.73)],
+        5: [(0.27, 0.27), (0.73, 0.27), (0.5, 0.5), (0.27, 0.73), (0.73, 0.73)],
+        6: [(0.27, 0.25), (0.73, 0.25), (0.27, 0.5), (0.73, 0.5), (0.27, 0.75), (0.73, 0.75)],
+    }[value]
+    items: list[Item] = [Rect(x, y, size, size, Style(stroke=INK, fill=PAPER_WHITE, width=0.9), radius=size * 0.18)]
+    items.extend(Circle(x + px * size, y + py * size, size * 0.09, Style(stroke=None, fill=INK)) for px, py in pips)
+    return items
+
+
 def _dice_legend(m: GameMap, x: float, y: float, w: float) -> tuple[list[Item], float]:
     """One row per action: its two die faces, its name and what to do."""
     items: list[Item] = []
     die = 22.0
     row_h = die + 8
-    for i, action in enumerate(dice.ACTIONS):
-        faces = [f for f in dice.FACES if dice.action_of(f) == action]
+    dice = _merge.dice(m)  # TODO(merge): m.dice
+    for i, action in enumerate(dice.actions):
+        faces = [f for f in dice.faces if dice.action_of(f) == action]
         ry = y + i * row_h
         for k, face in enumerate(faces):
             items.extend(die_face(x + k * (die + 5), ry, die, face))
@@ -69,7 +86,7 @@ def _dice_legend(m: GameMap, x: float, y: float, w: float) -> tuple[list[Item], 
         items.append(text(tx2, base, action, 11, "bold"))
         tx3 = tx2 + fonts.text_width(action, 11, "bold") + 8
         items.append(fitted(tx3, base, "- " + _action_help(m).get(action, ""), x + w - tx3, BODY_SIZE))
-    used = len(dice.ACTIONS) * row_h
+    used = len(dice.actions) * row_h
     rule = (
         "Both dice show the same action: take that action once, plus one action of your choice "
         "(it may be the same). Otherwise take both actions, in either order. Move the token "
@@ -111,7 +128,7 @@ def _solo_notes(m: GameMap) -> list[str]:
 
 def build(m: GameMap, names: list[str], paper: str) -> Document:
     """The turn tracker for ``m`` (one page; names are ignored: it is shared)."""
-    sheet = start_sheet(paper, "Turn tracker", f"{m.name} in 15 Minutes - solo and party mode", gap=14.0)
+    sheet = start_sheet(paper, "Turn tracker", f"{_merge.title(m)} - solo and party mode", gap=14.0)
     width, height, x, w, items, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
 
     head, hh = section_header(x, y, w, f"Turns 1-{m.solo.turns}", "token starts on 1")
@@ -126,7 +143,7 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
     items += legend
     y += hh + 2 + lh + 14
 
-    regions_rule = "one city" if m.end_cities_per_region == 1 else f"{m.end_cities_per_region} cities"
+    regions_rule = cities_needed(m, "one city")
     head, hh = section_header(x, y, w, "Finishing your trip")
     items += head
     finish = (

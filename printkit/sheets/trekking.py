@@ -7,34 +7,11 @@ the table. Every number comes from ``maps/trekking-the-world.toml``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from printkit.loading.games import Trekking, load_trekking
-from printkit.layout.common import (
-    BODY_SIZE,
-    GREY,
-    INK,
-    LIGHT,
-    MARGIN,
-    THIN,
-    LayoutError,
-    document,
-    fitted,
-    name_text,
-    paragraph,
-    start_sheet,
-    text,
-)
-from printkit.layout.primitives import (
-    Document,
-    Form,
-    Item,
-    Line,
-    Page,
-    Rect,
-    Style,
-    UseForm,
-)
+from printkit.layout.columns import ColumnPad, column_pad
+from printkit.layout.common import BODY_SIZE, GREY, INK, LIGHT, THIN, fitted, start_sheet, text
+from printkit.layout.primitives import Document, Item, Line, Rect, Style
+from printkit.model.games import Trekking
+from printkit.sheets.builder import SheetBuilder
 
 LABEL_W = 165.0
 HEADER_H, TOUR_H, ROW_H, TOTAL_H = 24.0, 16.5, 28.0, 30.0
@@ -88,44 +65,17 @@ def _grid(game: Trekking, x: float, y: float, w: float, cols: int) -> tuple[list
     return items, y + HEADER_H / 2 + 4.5, yy
 
 
-def scorepad(names: list[str], paper: str) -> Document:
+def scorepad(game: Trekking, names: list[str], paper: str) -> Document:
     """Score pad pages: one column per player (up to 5 a page), as many games as fit."""
-    game = load_trekking()
-    sheet = start_sheet(paper, "Trekking the World", "Score pad - one column per player")
-    width, height, x, w, shared = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items
+    sheet = start_sheet(paper, game.name, "Score pad - one column per player")
     cols = game.max_players
     notes = (end_rule(game) + " Score: tours + end-game encounters + the points under your suitcase's "
              "right-most completely filled column (check these values against your suitcase). "
              "Ties: most money wins; still tied, victory is shared.")  # fmt: skip
-    _, note_h = paragraph(x, 0, w, notes, BODY_SIZE, fill=GREY)
-    limit = height - MARGIN - note_h - 8
-    y = sheet.y
-    bases: list[float] = []
-    while True:
-        grid, base, bottom = _grid(game, x, y, w, cols)
-        if bottom > limit:
-            if not bases:
-                raise LayoutError(f"Trekking the World score pad does not fit a {paper} page")
-            break
-        shared += grid
-        bases.append(base)
-        y = bottom + 18
-    para, _ = paragraph(x, height - MARGIN - note_h, w, notes, BODY_SIZE, fill=GREY)
-    shared += para
-    col_w = (w - LABEL_W) / cols
-    chunks = [names[i : i + cols] for i in range(0, len(names), cols)] or [[]]
-    pages: list[Page] = []
-    for p, chunk in enumerate(chunks):
-        items: list[Item] = [UseForm("trekking-scorepad")]
-        for c, name in enumerate(chunk):
-            if name:
-                cx = x + LABEL_W + c * col_w + col_w / 2
-                items += [name_text(cx, b, name, col_w - 6, 11, "middle") for b in bases]
-        if len(chunks) > 1:
-            items.append(text(x + w, MARGIN + 12, f"page {p + 1} of {len(chunks)}", BODY_SIZE, anchor="end", fill=GREY))
-        pages.append(Page(tuple(items), label=", ".join(n for n in chunk if n)))
-    form = Form("trekking-scorepad", tuple(shared))
-    return document(width, height, pages, [form], "Trekking the World - score pad")
+    pad = ColumnPad(sheet, LABEL_W, cols, notes, gap=18.0, form="trekking-scorepad",
+                    title=f"{game.name} - score pad", overflow=f"{game.name} score pad does not fit a {paper} page")
+    return column_pad(pad, lambda y: _grid(game, sheet.x, y, sheet.w, cols), names)
 
 
-SHEETS: dict[str, Callable[[list[str], str], Document]] = {"scorepad": scorepad}
+SHEETS: dict[str, SheetBuilder[Trekking]] = {"scorepad": scorepad}
+"""Trekking the World's sheets: kind -> builder(game, names, paper)."""

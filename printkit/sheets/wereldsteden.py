@@ -5,9 +5,6 @@ Every city, tile, card and number comes from ``maps/wereldsteden.toml``.
 
 from __future__ import annotations
 
-from collections.abc import Callable
-
-from printkit.loading.games import Wereldsteden, load_wereldsteden
 from printkit.layout import fonts
 from printkit.layout.common import (
     BODY_SIZE,
@@ -16,6 +13,7 @@ from printkit.layout.common import (
     LIGHT,
     MARGIN,
     checkbox,
+    count_word,
     fitted,
     name_line,
     pack,
@@ -26,6 +24,8 @@ from printkit.layout.common import (
     text,
 )
 from printkit.layout.primitives import Circle, Document, Item, Line, Rect, Style
+from printkit.model.games import Wereldsteden
+from printkit.sheets.builder import SheetBuilder
 
 DOTS = {  # action -> (fill, stroke, stroke width): the board's dots, labelled so greyscale works too
     "buy": ("#d62828", INK, 1.2),
@@ -84,10 +84,9 @@ def _ledger(game: Wereldsteden, x: float, y: float, w: float, bottom: float) -> 
     return items
 
 
-def tracker(names: list[str], paper: str) -> Document:
+def tracker(game: Wereldsteden, names: list[str], paper: str) -> Document:
     """One tracker page per player: winning tiles and a coin ledger."""
-    game = load_wereldsteden()
-    sheet = start_sheet(paper, "Wereldsteden", "Player tracker - winning tiles and coins")
+    sheet = start_sheet(paper, game.name, "Player tracker - winning tiles and coins")
     width, height, x, w, items, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
     line, slot = name_line(x, y, min(300.0, w))
     items += line
@@ -95,7 +94,7 @@ def tracker(names: list[str], paper: str) -> Document:
     tiles, th = _tiles_section(game, x, y, w)
     items += tiles
     items += _ledger(game, x, y + th + 8, w, height - MARGIN)
-    return pack(width, height, items, names, slot, "Wereldsteden - tracker", "wereldsteden-tracker")
+    return pack(width, height, items, names, slot, f"{game.name} - tracker", "wereldsteden-tracker")
 
 
 def _dot(kind: str, cx: float, cy: float) -> Circle:
@@ -110,10 +109,9 @@ def _entry(x: float, y: float, w: float, kind: str, title: str, body: str) -> tu
     return items + para, 15 + ph + 8
 
 
-def aid(names: list[str], paper: str) -> Document:
-    """The one-page player aid: city actions, winning tiles, the nine cards (one copy per name)."""
-    game = load_wereldsteden()
-    sheet = start_sheet(paper, "Wereldsteden", "Player aid")
+def aid(game: Wereldsteden, names: list[str], paper: str) -> Document:
+    """The one-page player aid: city actions, winning tiles, the travel cards (one copy per name)."""
+    sheet = start_sheet(paper, game.name, "Player aid")
     width, height, x, w, items, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
     head, hh = section_header(x, y, w, "Actions in cities", "your turn ends after the action (not after an extra flight)")
     items += head
@@ -147,7 +145,7 @@ def aid(names: list[str], paper: str) -> Document:
                          "the board and the next tile is drawn.", BODY_SIZE, fill=GREY)  # fmt: skip
     items += para
     y += ph + 10
-    head, hh = section_header(x, y, w, "Your nine cards")
+    head, hh = section_header(x, y, w, f"Your {count_word(len(game.cards))} cards")
     items += head
     y += hh + 4
     name_w = max(fonts.text_width(c.name, BODY_SIZE, "bold") for c in game.cards) + 12
@@ -162,7 +160,8 @@ def aid(names: list[str], paper: str) -> Document:
              "traveller (except with the Helicopter Flight) and never end your turn where you began.")  # fmt: skip
     para, _ = paragraph(x, y, w, rules, BODY_SIZE, fill=GREY)
     items += para
-    return pack(width, height, items, [n or "" for n in names], None, "Wereldsteden - player aid", "wereldsteden-aid")
+    return pack(width, height, items, [n or "" for n in names], None, f"{game.name} - player aid", "wereldsteden-aid")
 
 
-SHEETS: dict[str, Callable[[list[str], str], Document]] = {"tracker": tracker, "aid": aid}
+SHEETS: dict[str, SheetBuilder[Wereldsteden]] = {"tracker": tracker, "aid": aid}
+"""Wereldsteden's sheets: kind -> builder(game, names, paper)."""

@@ -1,0 +1,96 @@
+"""Score pads with one column per player: empty tables stacked down a page, players paged across.
+
+Both column-per-player pads (Around the World's and Trekking the World's)
+share this flow: as many copies of the table as fit above the notes at the
+page's foot are drawn once as a Form; each page then prints up to ``cols``
+player names over their columns in every table, with ``page p of n`` when the
+players need more than one page.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from printkit.layout.common import (
+    BODY_SIZE,
+    GREY,
+    MARGIN,
+    LayoutError,
+    Sheet,
+    document,
+    name_text,
+    paragraph,
+    text,
+)
+from printkit.layout.primitives import Document, Form, Item, Page, UseForm
+
+Table = Callable[[float], tuple[list[Item], float, float]]
+"""Draws one empty table with its top at y: (items, baseline of the player header, bottom)."""
+
+
+@dataclass(frozen=True)
+class ColumnPad:
+    """A column-per-player pad: its begun page, the label column, the columns and the texts around."""
+
+    sheet: Sheet
+    label_w: float
+    cols: int
+    notes: str
+    gap: float
+    form: str
+    title: str
+    overflow: str
+    """The error message when not even one table fits the page."""
+
+    @property
+    def col_w(self) -> float:
+        """Width of one player's column."""
+        return (self.sheet.w - self.label_w) / self.cols
+
+    def centre(self, column: int) -> float:
+        """x of the middle of player column ``column`` (0-based)."""
+        return self.sheet.x + self.label_w + column * self.col_w + self.col_w / 2
+
+
+def stack(table: Table, top: float, limit: float, gap: float) -> tuple[list[Item], list[float]]:
+    """As many tables as fit between ``top`` and ``limit``, ``gap`` apart: (items, header baselines)."""
+    items: list[Item] = []
+    bases: list[float] = []
+    y = top
+    while True:
+        drawn, base, bottom = table(y)
+        if bottom > limit:
+            return items, bases
+        items += drawn
+        bases.append(base)
+        y = bottom + gap
+
+
+def player_pages(pad: ColumnPad, names: Sequence[str], bases: Sequence[float]) -> list[Page]:
+    """One page per ``pad.cols`` names (at least one): the Form plus each name over its column."""
+    cols = pad.cols
+    chunks = [list(names[i : i + cols]) for i in range(0, len(names), cols)] or [[]]
+    pages: list[Page] = []
+    for p, chunk in enumerate(chunks):
+        items: list[Item] = [UseForm(pad.form)]
+        for c, name in enumerate(chunk):
+            if name:
+                items += [name_text(pad.centre(c), b, name, pad.col_w - 6, 11, "middle") for b in bases]
+        if len(chunks) > 1:
+            items.append(text(pad.sheet.x + pad.sheet.w, MARGIN + 12, f"page {p + 1} of {len(chunks)}",
+                              BODY_SIZE, anchor="end", fill=GREY))
+        pages.append(Page(tuple(items), label=", ".join(n for n in chunk if n)))
+    return pages
+
+
+def column_pad(pad: ColumnPad, table: Table, names: Sequence[str]) -> Document:
+    """The whole pad: tables stacked above the notes, then the players' pages."""
+    s = pad.sheet
+    _, note_h = paragraph(s.x, 0, s.w, pad.notes, BODY_SIZE, fill=GREY)
+    tables, bases = stack(table, s.y, s.height - MARGIN - note_h - 8, pad.gap)
+    if not bases:
+        raise LayoutError(pad.overflow)
+    notes, _ = paragraph(s.x, s.height - MARGIN - note_h, s.w, pad.notes, BODY_SIZE, fill=GREY)
+    form = Form(pad.form, tuple(s.items + tables + notes))
+    return document(s.width, s.height, player_pages(pad, names, bases), [form], pad.title)
