@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from printkit.loading.games import Globetrotting, load_globetrotting
+from printkit.loading.games import load_globetrotting
+from printkit.model.games import Globetrotting
 from printkit.layout import fonts
 from printkit.layout.common import (
     BODY_SIZE,

@@ -29,7 +29,6 @@ from printkit.layout.common import (
 )
 from printkit.layout.primitives import Circle, Icon, Item, Rect, Style
 from printkit.model.maps import GameMap, Track
-from printkit.rules import dice
 
 BOX = 13.0
 GAP = 3.5
@@ -286,7 +285,7 @@ def turn_block(m: GameMap, mt: Metrics = DEFAULT, with_end: bool = True) -> Bloc
     end = (f"Game end: once someone has visited {need} in every region and is back at their start, "
            "finish that turn and score.")
     faces = ", ".join(
-        f"{'-'.join(str(f) for f in dice.FACES if dice.action_of(f) == a)} {a}" for a in dice.ACTIONS
+        f"{'-'.join(str(f) for f in m.dice.faces_of(a))} {a}" for a in m.dice.names
     )
 
     def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:

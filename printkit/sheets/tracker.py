@@ -20,7 +20,6 @@ from printkit.layout.common import (
 )
 from printkit.layout.primitives import Document, Item, Rect, Style
 from printkit.model.maps import GameMap
-from printkit.rules import dice
 
 
 def _action_help(m: GameMap) -> dict[str, str]:
@@ -56,8 +55,8 @@ def _dice_legend(m: GameMap, x: float, y: float, w: float) -> tuple[list[Item], 
     items: list[Item] = []
     die = 22.0
     row_h = die + 8
-    for i, action in enumerate(dice.ACTIONS):
-        faces = [f for f in dice.FACES if dice.action_of(f) == action]
+    for i, action in enumerate(m.dice.names):
+        faces = list(m.dice.faces_of(action))
         ry = y + i * row_h
         for k, face in enumerate(faces):
             items.extend(die_face(x + k * (die + 5), ry, die, face))
@@ -69,7 +68,7 @@ def _dice_legend(m: GameMap, x: float, y: float, w: float) -> tuple[list[Item], 
         items.append(text(tx2, base, action, 11, "bold"))
         tx3 = tx2 + fonts.text_width(action, 11, "bold") + 8
         items.append(fitted(tx3, base, "- " + _action_help(m).get(action, ""), x + w - tx3, BODY_SIZE))
-    used = len(dice.ACTIONS) * row_h
+    used = len(m.dice.names) * row_h
     rule = (
         "Both dice show the same action: take that action once, plus one action of your choice "
         "(it may be the same). Otherwise take both actions, in either order. Move the token "

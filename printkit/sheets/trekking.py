@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from printkit.loading.games import Trekking, load_trekking
+from printkit.loading.games import load_trekking
+from printkit.model.games import Trekking
 from printkit.layout.common import (
     BODY_SIZE,
     GREY,

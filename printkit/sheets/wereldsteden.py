@@ -7,7 +7,8 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from printkit.loading.games import Wereldsteden, load_wereldsteden
+from printkit.loading.games import load_wereldsteden
+from printkit.model.games import Wereldsteden
 from printkit.layout import fonts
 from printkit.layout.common import (
     BODY_SIZE,
