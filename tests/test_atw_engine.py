@@ -1,7 +1,7 @@
 """The Around the World scoring engine on small hand-built maps.
 
 The maps here are built with the model directly, so each rule is checked on
-its own; tests/test_atw_maps.py checks the same rules on the bundled maps.
+its own; tests/test_score_maps.py checks the same rules on the bundled maps.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ from hypothesis import strategies as st
 
 from printkit.model.maps import (
     City,
+    Dice,
     GameMap,
     Kind,
     Majority,
@@ -23,7 +24,8 @@ from printkit.model.maps import (
     SoloRules,
     Track,
 )
-from printkit.rules.atw import PlayerMarks, score_game, score_player
+from printkit.model.records import AtwRecord, PlayerMarks
+from printkit.rules.atw import score_game, score_player, score_record
 
 RATINGS = SoloRules(
     20,
@@ -37,6 +39,9 @@ RATINGS = SoloRules(
         Rating(0, "Did You Lose Your Passport?"),
     ),
 )
+
+
+DICE = Dice((1, 2, 3, 4, 5, 6), ("Travel", "Travel", "Collect", "Collect", "Explore", "Explore"))
 
 
 def kinds(*names: str) -> tuple[Kind, ...]:
@@ -66,7 +71,8 @@ def make_map(
     cities += [City(f"i{k}", f"Iconic {k}", 0.0, 0.0, None, (), True) for k in range(len(iconic) - 1)]
     return GameMap(
         "test", "Around Testland", COLLECT, explore, regs, tuple(cities), (), scoring, end, 3, RATINGS,
-        Projection("natural-earth"), iconic,
+        Projection("natural-earth"), title="Around Testland in 15 Minutes", series="Around the World in 15 Minutes",
+        min_multiplayer=2, max_multiplayer=6, dice=DICE, explore_key="sights", iconic_table=iconic,
     )  # fmt: skip
 
 
@@ -116,6 +122,28 @@ def test_rulebook_example_chris() -> None:
     assert reasons["collect"] == "Mugs 3 marks = 6, Clothes 2 = 0, Postcards 2 = 0, Textiles 2 = 0, 2 full columns = 8"
     assert reasons["regions"] == "4 regions complete (Region 0, Region 1, Region 2, Region 3) = 11"
     assert reasons["speed"] == "every region visited (1+ city each) and returned = 3"
+
+
+def test_a_record_on_a_map_built_here_scores_by_hand() -> None:
+    # two regions of two cities; completed regions pay 0 / 5 / 12
+    tiny = make_map(2, 2, RegionScoring("table", table=(0, 5, 12)))
+    ann = PlayerMarks(
+        "Ann", {"collect": souvenirs(3, 1, 1, 1), "sights": sights(2, 2, 2, 2)}, {"r0": 2, "r1": 2}, returned=True
+    )
+    bo = PlayerMarks("Bo", {"collect": souvenirs(3, 3, 0, 0), "sights": sights(0, 0, 0, 5)}, {"r0": 2, "r1": 1})
+    game = score_record(AtwRecord(tiny, "multiplayer", (ann, bo)))
+    # Ann: Collect Mugs row 6 + 1 full column 4 = 10; Explore rows 2+2+2+2 = 8 + 2 full columns 10 = 18;
+    #      both regions complete 12; every region visited and back home 3 -> 43
+    # Bo:  Collect two full rows 12, no full column = 12; Explore Food row of 5 = 9;
+    #      one region complete 5; not back home 0 -> 26
+    assert [[(s.key, s.points) for s in p.sections] for p in game.players] == [
+        [("collect", 10), ("explore", 18), ("regions", 12), ("speed", 3)],
+        [("collect", 12), ("explore", 9), ("regions", 5), ("speed", 0)],
+    ]
+    assert [p.total for p in game.players] == [43, 26]
+    assert (game.game, game.map, game.mode, game.winners) == ("around-the-world", "test", "multiplayer", ("Ann",))
+    assert game.players[1].sections[3].reason == "did not return to the start = 0"
+    assert AtwRecord(tiny, "multiplayer", (ann, bo)).title == "Around Testland in 15 Minutes"
 
 
 @pytest.mark.parametrize(

@@ -1,25 +1,23 @@
-"""The solo/party dice: faces to actions, texts, exact odds, sampled frequencies, `printkit roll`."""
+"""The solo/party dice: the faces -> actions table (data), texts, the doubles rule, exact odds, `printkit roll`."""
 
 from __future__ import annotations
 
 import json
 import random
-from collections import Counter
 from fractions import Fraction
 
 import pytest
 from click.testing import CliRunner
-from hypothesis import given
-from hypothesis import strategies as st
 
 from printkit.cli import cli
+from printkit.errors import DataError
+from printkit.loading.dice import dice_from_table, load_dice, table_lines
+from printkit.loading.maps import load_map
+from printkit.model.dice import Dice
 from printkit.rules.dice import (
     Roll,
-    action_of,
     action_probability,
-    chi_square,
     game_rolls,
-    outcome_key,
     outcome_probabilities,
     outcome_text,
     roll,
@@ -27,23 +25,39 @@ from printkit.rules.dice import (
     turn_roll,
 )
 
-# Upper critical values of the chi-square distribution at p = 0.001, from the
-# NIST/SEMATECH e-Handbook of Statistical Methods, section 1.3.6.7.4
-# ("Critical Values of the Chi-Square Distribution"), upper-tail table:
-CHI2_CRIT_P001 = {5: 20.515, 35: 66.619}
-ROLLS = 60_000
+DICE = load_dice()
 
 
-def test_faces_map_to_actions() -> None:
-    assert [action_of(f) for f in range(1, 7)] == [
-        "Travel", "Travel", "Collect", "Collect", "Explore", "Explore",
-    ]
+def test_the_faces_to_actions_table_is_the_data_file() -> None:
+    # maps/around-the-world.toml [dice]: 1-2 Travel, 3-4 Collect, 5-6 Explore
+    assert DICE == Dice((1, 2, 3, 4, 5, 6), ("Travel", "Travel", "Collect", "Collect", "Explore", "Explore"))
+    assert [DICE.action_of(f) for f in range(1, 7)] == ["Travel", "Travel", "Collect", "Collect", "Explore", "Explore"]
+    assert DICE.names == ("Travel", "Collect", "Explore")
+    assert [DICE.faces_of(a) for a in DICE.names] == [(1, 2), (3, 4), (5, 6)]
+    # the quick reader (`roll`, `turns`) and the map loader (tomllib) read the same table
+    assert all(load_map(m).dice == DICE for m in ("world", "south-america"))
 
 
 @pytest.mark.parametrize("face", [0, 7, -1])
 def test_impossible_face_is_rejected(face: int) -> None:
     with pytest.raises(ValueError, match=f"a six-sided die has no face {face}"):
-        action_of(face)
+        DICE.action_of(face)
+
+
+def test_the_quick_reader_refuses_what_it_cannot_read() -> None:
+    text = '[solo]\nturns = 20\n\n[dice]\n# faces\n1 = "Travel"\n2 = "Travel"  # two\n'
+    with pytest.raises(DataError) as info:
+        table_lines(text, "dice.toml")
+    assert info.value.problems == ['dice.toml: line 7: expected a die face and its action, like 1 = "Travel"']
+    with pytest.raises(DataError) as info:
+        table_lines("[solo]\nturns = 20\n", "dice.toml")
+    assert info.value.problems == ["dice.toml: dice: missing (expected a [dice] table of die faces and actions)"]
+    with pytest.raises(DataError) as info:
+        dice_from_table({"1": "Travel", "3": "Collect", "4": ""}, "dice.toml")
+    assert info.value.problems == [
+        "dice.toml: dice.3: expected face 2 (faces are 1, 2, 3, ... in order)",
+        "dice.toml: dice.4: expected face 3 (faces are 1, 2, 3, ... in order)",
+    ]
 
 
 @pytest.mark.parametrize(
@@ -60,25 +74,28 @@ def test_impossible_face_is_rejected(face: int) -> None:
     ],
 )
 def test_outcome_texts(a: int, b: int, text: str) -> None:
-    assert outcome_text(a, b) == text
-    assert Roll(a, b).text == text
+    assert outcome_text(DICE, a, b) == text
+    assert Roll(a, b, DICE).text == text
 
 
 def test_roll_json_shape() -> None:
-    assert Roll(3, 6).to_json() == {"dice": [3, 6], "actions": ["Collect", "Explore"], "choice": False}
-    assert Roll(1, 2).to_json() == {"dice": [1, 2], "actions": ["Travel"], "choice": True}
+    assert Roll(3, 6, DICE).to_json() == {"dice": [3, 6], "actions": ["Collect", "Explore"], "choice": False}
+    assert Roll(1, 2, DICE).to_json() == {"dice": [1, 2], "actions": ["Travel"], "choice": True}
 
 
-@given(st.integers(1, 6), st.integers(1, 6))
-def test_choice_exactly_when_both_dice_call_the_same_action(a: int, b: int) -> None:
-    r = Roll(a, b)
-    assert r.choice == ((a - 1) // 2 == (b - 1) // 2)
-    assert len(r.actions) == (1 if r.choice else 2)
-    assert r.text.endswith("plus one action of your choice" if r.choice else "in either order")
+def test_doubles_rule_same_action_means_one_free_choice() -> None:
+    # the 12 of 36 ordered pairs where both dice call for the same action, written out
+    same = {(1, 1), (1, 2), (2, 1), (2, 2), (3, 3), (3, 4), (4, 3), (4, 4), (5, 5), (5, 6), (6, 5), (6, 6)}
+    for a in range(1, 7):
+        for b in range(1, 7):
+            r = Roll(a, b, DICE)
+            assert r.choice == ((a, b) in same), (a, b)
+            assert r.actions == ((DICE.action_of(a),) if r.choice else (DICE.action_of(a), DICE.action_of(b)))
+            assert r.text.endswith("plus one action of your choice" if r.choice else "in either order")
 
 
 def test_exact_probabilities() -> None:
-    odds = outcome_probabilities()
+    odds = outcome_probabilities(DICE)
     # two different actions: 2 faces x 2 faces x 2 orders = 8 of 36 = 2/9;
     # the same action: 2 x 2 = 4 of 36 = 1/9
     assert odds == {
@@ -90,58 +107,26 @@ def test_exact_probabilities() -> None:
         "Explore+choice": Fraction(1, 9),
     }
     assert sum(odds.values()) == 1
-    assert [action_probability(a) for a in ("Travel", "Collect", "Explore")] == [Fraction(1, 3)] * 3
-    assert same_action_probability() == Fraction(1, 3)
+    assert [action_probability(DICE, a) for a in ("Travel", "Collect", "Explore")] == [Fraction(1, 3)] * 3
+    assert same_action_probability(DICE) == Fraction(1, 3)
 
 
-def test_chi_square_statistic_by_hand() -> None:
-    # (10-15)^2/15 + (20-15)^2/15 = 25/15 + 25/15 = 3.333...
-    assert chi_square({"a": 10, "b": 20}, {"a": 15.0, "b": 15.0}) == pytest.approx(10 / 3)
-
-
-def _outcome_stat(rolls: list[Roll]) -> float:
-    observed = Counter(outcome_key(r) for r in rolls)
-    expected = {k: float(p) * len(rolls) for k, p in outcome_probabilities().items()}
-    return chi_square(dict(observed), expected)
-
-
-def test_sampled_outcomes_match_exact_odds() -> None:
-    rng = random.Random(20240601)
-    rolls = [roll(rng) for _ in range(ROLLS)]
-    # 6 outcomes -> 5 degrees of freedom
-    assert _outcome_stat(rolls) < CHI2_CRIT_P001[5]
-    # 36 ordered face pairs, 1/36 each -> 35 degrees of freedom
-    pairs = Counter(r.dice for r in rolls)
-    expected = {(a, b): ROLLS / 36 for a in range(1, 7) for b in range(1, 7)}
-    assert chi_square({str(k): v for k, v in pairs.items()}, {str(k): v for k, v in expected.items()}) < CHI2_CRIT_P001[35]
-    # "same action" comes up a third of the time: within 4 standard deviations
-    # sqrt(60000 * 1/3 * 2/3) = 115.5
-    same = sum(1 for r in rolls if r.choice)
-    assert abs(same - ROLLS / 3) < 4 * 115.5
-
-
-def test_per_turn_dice_of_tracked_games_match_exact_odds() -> None:
-    # the tracker's dice come from (seed, turn): 3,000 games x 20 turns
-    rolls = [turn_roll(seed, t) for seed in range(3_000) for t in range(1, 21)]
-    assert len(rolls) == ROLLS
-    assert _outcome_stat(rolls) < CHI2_CRIT_P001[5]
-
-
-def test_chi_square_test_catches_a_loaded_die() -> None:
-    class Loaded(random.Random):
-        def randint(self, a: int, b: int) -> int:  # one face in 5 is a six, then fair
-            return 6 if self.random() < 0.2 else super().randint(a, b)
-
-    rng = Loaded(1)
-    rolls = [roll(rng) for _ in range(ROLLS)]
-    assert _outcome_stat(rolls) > CHI2_CRIT_P001[5]
+def test_odds_follow_the_table_handed_in() -> None:
+    # a four-sided die, faces 1-3 Go and 4 Stay: Go+Stay 2*3/16, Go+choice 9/16, Stay+choice 1/16
+    d4 = Dice((1, 2, 3, 4), ("Go", "Go", "Go", "Stay"))
+    assert outcome_probabilities(d4) == {
+        "Go+choice": Fraction(9, 16), "Go+Stay": Fraction(6, 16), "Stay+choice": Fraction(1, 16),
+    }  # fmt: skip
+    assert action_probability(d4, "Stay") == Fraction(1, 4)
+    assert same_action_probability(d4) == Fraction(10, 16)
+    assert all(1 <= r.a <= 4 and 1 <= r.b <= 4 for r in (roll(d4, random.Random(s)) for s in range(50)))
 
 
 def test_turn_rolls_depend_only_on_seed_and_turn() -> None:
-    assert [turn_roll(42, t) for t in (1, 2, 3)] == [Roll(2, 5), Roll(3, 5), Roll(6, 5)]
-    assert game_rolls(42, 20)[6] == turn_roll(42, 7)
-    assert game_rolls(42, 20) == game_rolls(42, 20)
-    assert game_rolls(42, 20) != game_rolls(43, 20)
+    assert [turn_roll(DICE, 42, t) for t in (1, 2, 3)] == [Roll(2, 5, DICE), Roll(3, 5, DICE), Roll(6, 5, DICE)]
+    assert game_rolls(DICE, 42, 20)[6] == turn_roll(DICE, 42, 7)
+    assert game_rolls(DICE, 42, 20) == game_rolls(DICE, 42, 20)
+    assert game_rolls(DICE, 42, 20) != game_rolls(DICE, 43, 20)
 
 
 def test_roll_command_with_seed(runner: CliRunner) -> None:
@@ -162,7 +147,7 @@ def test_roll_command_without_seed_rolls_real_dice(runner: CliRunner) -> None:
         doc = json.loads(runner.invoke(cli, ["roll", "--json"]).output)
         a, b = doc["dice"]
         assert 1 <= a <= 6 and 1 <= b <= 6
-        assert doc == Roll(a, b).to_json()
+        assert doc == Roll(a, b, DICE).to_json()
         seen.add((a, b))
     assert len(seen) > 1  # 30 identical rolls from system entropy: chance 36^-29
 

@@ -12,7 +12,14 @@ from click.testing import CliRunner
 from printkit.cli import cli
 from printkit.errors import DataError
 from printkit.loading.games import load_globetrotting
-from printkit.rules.globetrotting import score_record
+from printkit.loading.records.globetrotting import read_record
+from printkit.rules import globetrotting
+from printkit.rules.report import GameScore
+
+
+def score_record(doc: dict[str, Any], source: str) -> GameScore:
+    """Read and score a record, as `printkit score` does."""
+    return globetrotting.score_record(read_record(doc, source, Path(".")))
 
 
 def player(name: str, **fields: Any) -> dict[str, Any]:

@@ -14,7 +14,10 @@ from click.testing import CliRunner
 from printkit.cli import cli
 from printkit.cli.host_cmd import render_host
 from printkit.resources import data_dir
+from printkit.loading.dice import load_dice
 from printkit.rules.dice import game_rolls
+
+DICE = load_dice()
 from printkit.rules.turns import MapInfo
 
 DATA = re.compile(r'<script id="game-data" type="application/json">(.*?)</script>', re.S)
@@ -42,7 +45,7 @@ def test_page_rolls_the_same_dice_as_the_tracker(runner: CliRunner, tmp_path: Pa
     runner.invoke(cli, ["turns", "start", "--seed", "42", "--state", str(state)])
     tracker = [runner.invoke(cli, ["turns", "next", "--state", str(state)]).output.splitlines()[0] for _ in range(20)]
     assert [f"Turn {r['turn']} of 20: {r['text']}" for r in data["rolls"]] == tracker
-    assert [r["dice"] for r in data["rolls"]] == [list(r.dice) for r in game_rolls(42, 20)]
+    assert [r["dice"] for r in data["rolls"]] == [list(r.dice) for r in game_rolls(DICE, 42, 20)]
     assert data["rolls"][0] == {
         "turn": 1, "dice": [2, 5], "actions": ["Travel", "Explore"], "choice": False,
         "headline": "Travel and Explore", "text": "2 + 5 -> Travel and Explore, in either order",
@@ -90,7 +93,7 @@ def test_without_seed_the_drawn_seed_is_shown(runner: CliRunner, tmp_path: Path)
     data = page_data(html)
     assert isinstance(data["seed"], int)
     assert f"seed {data['seed']}" in html
-    assert [r["dice"] for r in data["rolls"]] == [list(r.dice) for r in game_rolls(data["seed"], 20)]
+    assert [r["dice"] for r in data["rolls"]] == [list(r.dice) for r in game_rolls(DICE, data["seed"], 20)]
 
 
 def test_template_refuses_undefined_names() -> None:
@@ -102,7 +105,7 @@ def test_template_refuses_undefined_names() -> None:
 
 
 def test_render_host_directly() -> None:
-    info = MapInfo("tiny", "Tiny Trip", 3, 1, ((10, "Good"), (0, "Bad")))
+    info = MapInfo("tiny", "Tiny Trip", 3, 1, ((10, "Good"), (0, "Bad")), DICE)
     html = render_host(info, 4, ())
     assert 'id="players"' not in html  # no players given: no finish buttons
     assert re.findall(r'<li data-turn="(\d+)">', html) == ["1", "2", "3"]

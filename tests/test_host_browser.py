@@ -12,7 +12,10 @@ import pytest
 from click.testing import CliRunner
 
 from printkit.cli import cli
+from printkit.loading.dice import load_dice
 from printkit.rules.dice import game_rolls
+
+DICE = load_dice()
 
 CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
 CHROMEDRIVER = shutil.which("chromedriver") or "/usr/bin/chromedriver"
@@ -89,7 +92,7 @@ def test_solo_game_of_twenty_rolls_reaches_the_end_screen(driver: Any, tmp_path:
     assert text(driver, "#turn") == "Turn 0 of 20"
     assert die_faces(driver) == [(0, 0), (0, 0)]
     assert not driver.find_element(By.ID, "end").is_displayed()
-    rolls = game_rolls(42, 20)  # the same dice as `printkit turns` with --seed 42
+    rolls = game_rolls(DICE, 42, 20)  # the same dice as `printkit turns` with --seed 42
     for turn, r in enumerate(rolls, start=1):
         click(driver, "#roll")
         assert text(driver, "#turn") == f"Turn {turn} of 20"

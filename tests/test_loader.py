@@ -7,7 +7,8 @@ from pathlib import Path
 import pytest
 
 from printkit.errors import DataError, UnknownMapError
-from printkit.loading.maps import bundled_maps, load_map, load_map_file, load_toml
+from printkit.loading.maps import bundled_maps, load_map, load_map_file
+from printkit.loading.text import read_toml
 
 DATA = Path(__file__).parent / "data" / "maps"
 TINY = (DATA / "tiny.toml").read_text(encoding="utf-8")
@@ -83,7 +84,7 @@ def test_not_utf8(tmp_path: Path) -> None:
     path = tmp_path / "latin1.toml"
     path.write_bytes('id = "x"\nname = "Bogot\u00e1"\n'.encode("latin-1"))
     with pytest.raises(DataError) as info:
-        load_toml(path)
+        read_toml(path)
     assert info.value.problems == [f"{path}: line 2: not UTF-8 text (save the file as UTF-8)"]
 
 

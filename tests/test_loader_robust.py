@@ -8,11 +8,12 @@ from pathlib import Path
 import pytest
 
 from printkit.errors import DataError
-from printkit.loading.maps import build_map, load_toml
+from printkit.loading.maps import build_map
+from printkit.loading.text import read_toml
 
 DATA = Path(__file__).parent / "data" / "maps"
 LINES = (DATA / "tiny.toml").read_text(encoding="utf-8").splitlines()
-SHARED, SHARED_SOURCE = load_toml(Path(__file__).parent.parent / "maps" / "around-the-world.toml")
+SHARED, SHARED_SOURCE = read_toml(Path(__file__).parent.parent / "maps" / "around-the-world.toml")
 REPLACEMENTS = ("true", '"x"', "[]", "{}", "1.5", "-3", '[["a"]]', "[1, 2]")
 
 

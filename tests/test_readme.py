@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from printkit.rules.records import score_file
+from printkit.registry import score_file
 
 ROOT = Path(__file__).resolve().parent.parent
 README = (ROOT / "README.md").read_text(encoding="utf-8")

@@ -2,7 +2,7 @@
 
 Each test is named after its ruling and works one example by hand (arithmetic in
 the comments). Game records go through the real entry point
-(``printkit.rules.records.score_file``) where the ruling is about scoring.
+(``printkit.registry.score_file``) where the ruling is about scoring.
 """
 
 from __future__ import annotations
@@ -13,11 +13,14 @@ from pathlib import Path
 import pytest
 
 from printkit.errors import DataError, RuleError
+from printkit import registry
+from printkit.loading.dice import load_dice
 from printkit.loading.games import load_globetrotting, load_trekking, load_wereldsteden
 from printkit.loading.maps import load_map
-from printkit.rules import abby, dice, records, turns, wereldsteden
-from printkit.rules.atw import PlayerMarks, score_player
-from printkit.rules.atw_record import read_document
+from printkit.loading.records.atw import read_record
+from printkit.model.records import PlayerMarks
+from printkit.rules import abby, dice, turns, wereldsteden
+from printkit.rules.atw import score_player
 from printkit.rules.report import GameScore
 
 
@@ -25,7 +28,7 @@ def score(tmp_path: Path, text: str) -> GameScore:
     """Score a game record written to a tmp file, through the real entry point."""
     path = tmp_path / "game.toml"
     path.write_text(text, encoding="utf-8")
-    return records.score_file(path)
+    return registry.score_file(path)
 
 
 def problems(tmp_path: Path, text: str) -> list[str]:
@@ -80,8 +83,7 @@ def test_mark_beyond_a_rows_length_is_rejected_never_capped(tmp_path: Path) -> N
 
 def _read(map_id: str, route: list[str]) -> PlayerMarks:
     doc = {"map": map_id, "mode": "multiplayer", "players": [{"name": "Ann", "route": route}, {"name": "Bo"}]}
-    _, _, players = read_document(doc, "game.toml", Path("."))
-    return players[0]
+    return read_record(doc, "game.toml", Path(".")).players[0]
 
 
 def test_start_city_is_visited_and_returned_means_back_after_leaving() -> None:
@@ -108,7 +110,7 @@ def test_world_regions_completed_table(tmp_path: Path) -> None:
 
 
 def test_rulebook_chris_totals_46() -> None:
-    game = records.score_file(Path(__file__).parent / "data" / "games" / "world-chris.toml")
+    game = registry.score_file(Path(__file__).parent / "data" / "games" / "world-chris.toml")
     # Collect 14 + Explore 18 + Regions 11 + Speed 3 = 46
     assert game.players[0].name == "Chris" and game.players[0].total == 46
 
@@ -149,7 +151,7 @@ def test_tie_break_fewest_routes_from_final_city_to_start(tmp_path: Path) -> Non
 
 
 def test_blocked_travel_nearest_city_by_routes_ties_are_the_players_choice() -> None:
-    from printkit.rules import graph
+    from printkit.model import graph
 
     m = load_map("world")
     # Cairo has open routes: stay (0 routes away). With every route out of Cairo used,
@@ -246,14 +248,15 @@ def test_south_america_regions_use_world_table_europe_has_none(tmp_path: Path) -
 
 
 def test_solo_dice_faces_and_same_action_rule() -> None:
-    assert [dice.action_of(f) for f in range(1, 7)] == ["Travel", "Travel", "Collect", "Collect", "Explore", "Explore"]
+    table = load_dice()
+    assert [table.action_of(f) for f in range(1, 7)] == ["Travel", "Travel", "Collect", "Collect", "Explore", "Explore"]
     # 1 + 2: both Travel -> Travel plus one action of your choice
-    assert dice.Roll(1, 2).choice and dice.Roll(1, 2).actions == ("Travel",)
-    assert dice.outcome_text(1, 2) == "1 + 2 -> Travel, plus one action of your choice"
+    assert dice.Roll(1, 2, table).choice and dice.Roll(1, 2, table).actions == ("Travel",)
+    assert dice.outcome_text(table, 1, 2) == "1 + 2 -> Travel, plus one action of your choice"
     # 2 + 3: Travel and Collect, no free action
-    assert not dice.Roll(2, 3).choice and dice.Roll(2, 3).actions == ("Travel", "Collect")
+    assert not dice.Roll(2, 3, table).choice and dice.Roll(2, 3, table).actions == ("Travel", "Collect")
     # same action exactly when both faces fall in one pair: 3 pairs * 4 of 36 = 12/36 = 1/3
-    assert sum(dice.Roll(a, b).choice for a in range(1, 7) for b in range(1, 7)) == 12
+    assert sum(dice.Roll(a, b, table).choice for a in range(1, 7) for b in range(1, 7)) == 12
 
 
 def test_solo_game_ends_after_20_turns_or_when_everyone_finished() -> None:

@@ -162,7 +162,7 @@ def test_every_problem_is_reported_at_once(runner: CliRunner, tmp_path: Path, mo
         ('map = "world"\n[[players]]\nname = ""\n', "players[0].name: expected the player's name, got ''"),
         ('game = "chess"\n', "game: unknown game 'chess' (games: around-the-world, trekking-the-world, "
          "globetrotting, wereldsteden)"),
-        ('map = "world"\nmode = \n', "line 2, column 8: Invalid value"),
+        ('map = "world"\nmode = \n', "line 2, column 8: invalid TOML (Invalid value)"),
     ],
 )  # fmt: skip
 def test_bad_records(
@@ -174,7 +174,7 @@ def test_bad_records(
 
 def test_malformed_json_has_line_and_column(runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     name = write(tmp_path, monkeypatch, '{"map": "world",\n "players": [}\n', "game.json")
-    assert run(runner, name) == (1, "", "Error: game.json: line 2, column 14: Expecting value\n")
+    assert run(runner, name) == (1, "", "Error: game.json: line 2, column 14: invalid JSON (Expecting value)\n")
 
 
 def test_missing_file_is_a_usage_error(runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -280,7 +280,7 @@ def test_table_rows_are_the_union_of_sections() -> None:
 
     a = PlayerScore("Ann", (Section("tours", "Tours", 12, "x"), Section("bonus", "Bonus", 3, "y")))
     b = PlayerScore("Bo", (Section("tours", "Tours", 15, "z"),))
-    lines = format_table(GameScore("globetrotting", "", "multiplayer", (a, b), ("Bo",)))
+    lines = format_table(GameScore("globetrotting", "", "multiplayer", (a, b), ("Bo",)), "Globetrotting")
     assert lines[:9] == [
         "Globetrotting: multiplayer", "",
         "       Ann  Bo", "-----  ---  --",

@@ -12,7 +12,14 @@ from click.testing import CliRunner
 from printkit.cli import cli
 from printkit.errors import DataError
 from printkit.loading.games import load_trekking
-from printkit.rules.trekking import score_record
+from printkit.loading.records.trekking import read_record
+from printkit.rules import trekking
+from printkit.rules.report import GameScore
+
+
+def score_record(doc: dict[str, Any], source: str) -> GameScore:
+    """Read and score a record, as `printkit score` does."""
+    return trekking.score_record(read_record(doc, source, Path(".")))
 
 
 def player(name: str, **fields: Any) -> dict[str, Any]:

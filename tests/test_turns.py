@@ -9,7 +9,10 @@ import pytest
 from click.testing import CliRunner, Result
 
 from printkit.cli import cli
+from printkit.loading.dice import load_dice
 from printkit.rules.dice import turn_roll
+
+DICE = load_dice()
 
 RATING_CHART = [
     "  70 or more  The Perfect Vacation",
@@ -52,7 +55,7 @@ def test_full_solo_game(runner: CliRunner, state: Path) -> None:
         result = run(runner, state, "next")
         assert result.exit_code == 0
         lines = result.output.splitlines()
-        assert lines[0] == f"Turn {turn} of 20: {turn_roll(42, turn).text}"
+        assert lines[0] == f"Turn {turn} of 20: {turn_roll(DICE, 42, turn).text}"
         assert lines[1] == "Still travelling (1 of 1): Player 1"
     assert lines[2] == "That was the last turn. Finish players who got home, then run `printkit turns end`."
     # the seed's first turns, worked out once: Random("42:1") etc.
@@ -103,7 +106,7 @@ def test_twelve_player_party_game_ends_when_everyone_is_home(runner: CliRunner, 
     # six players home on turn 14, six on turn 16
     for turn in range(1, 17):
         out = run(runner, state, "next").output.splitlines()
-        assert out[0] == f"Turn {turn} of 20: {turn_roll(9, turn).text}"
+        assert out[0] == f"Turn {turn} of 20: {turn_roll(DICE, 9, turn).text}"
         if turn == 14:
             for name in TWELVE[:6]:
                 out = run(runner, state, "finish", name.lower()).output.splitlines()
@@ -132,7 +135,7 @@ def test_undo_rolls_the_same_dice_again(runner: CliRunner, state: Path) -> None:
     start(runner, state, "--seed", "123")
     first = [run(runner, state, "next").output.splitlines()[0] for _ in range(5)]
     result = run(runner, state, "undo")
-    assert result.output.splitlines() == [f"Took back turn 5 ({turn_roll(123, 5).text}).", "Now at turn 4 of 20."]
+    assert result.output.splitlines() == [f"Took back turn 5 ({turn_roll(DICE, 123, 5).text}).", "Now at turn 4 of 20."]
     run(runner, state, "undo")
     again = [run(runner, state, "next").output.splitlines()[0] for _ in range(2)]
     assert again == first[3:]
@@ -182,7 +185,7 @@ def test_status_shows_the_state_path(runner: CliRunner, state: Path) -> None:
     assert lines == [
         f"Game file: {state.resolve()}",
         "Map: Around the World (world), party mode, seed 3",
-        f"Turn 1 of 20: {turn_roll(3, 1).text}",
+        f"Turn 1 of 20: {turn_roll(DICE, 3, 1).text}",
         "Still travelling (1 of 2): Bo",
         "Finished: Ann on turn 1, speed bonus 19",
     ]
@@ -202,7 +205,7 @@ def test_start_without_seed_saves_a_drawn_seed(runner: CliRunner, state: Path) -
     start(runner, state)
     seed = json.loads(state.read_text())["seed"]
     assert isinstance(seed, int)
-    assert run(runner, state, "next").output.startswith(f"Turn 1 of 20: {turn_roll(seed, 1).text}\n")
+    assert run(runner, state, "next").output.startswith(f"Turn 1 of 20: {turn_roll(DICE, seed, 1).text}\n")
 
 
 def test_start_refuses_to_replace_a_game_in_progress(runner: CliRunner, state: Path) -> None:

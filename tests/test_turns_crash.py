@@ -15,7 +15,10 @@ import pytest
 from click.testing import CliRunner
 
 from printkit.cli import cli
+from printkit.loading.dice import load_dice
 from printkit.rules.dice import turn_roll
+
+DICE = load_dice()
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -80,7 +83,7 @@ def test_kill_during_save_keeps_the_old_state(runner: CliRunner, tmp_path: Path,
     # the game goes on from turn 1; a stray temp file changes nothing
     result = runner.invoke(cli, ["turns", "next", "--state", str(state)])
     assert result.exit_code == 0
-    assert result.output.startswith(f"Turn 2 of 20: {turn_roll(11, 2).text}\n")
+    assert result.output.startswith(f"Turn 2 of 20: {turn_roll(DICE, 11, 2).text}\n")
 
 
 def test_kill_right_after_rename_keeps_the_new_state(runner: CliRunner, tmp_path: Path) -> None:
@@ -88,7 +91,7 @@ def test_kill_right_after_rename_keeps_the_new_state(runner: CliRunner, tmp_path
     assert runner.invoke(cli, ["turns", "start", "--seed", "11", "--state", str(state)]).exit_code == 0
     assert _child(state, "after-rename") == -signal.SIGKILL
     result = runner.invoke(cli, ["turns", "status", "--state", str(state)])
-    assert result.output.splitlines()[2] == f"Turn 1 of 20: {turn_roll(11, 1).text}"
+    assert result.output.splitlines()[2] == f"Turn 1 of 20: {turn_roll(DICE, 11, 1).text}"
     assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []
 
 
@@ -129,5 +132,5 @@ def test_two_processes_at_once_apply_at_most_once_each(tmp_path: Path) -> None:
     events = json.loads(state.read_text())["events"]
     assert [e["turn"] for e in events] == list(range(1, len(applied) + 1))
     assert sorted(o[0].decode().splitlines()[0] for o in applied) == sorted(
-        f"Turn {t} of 20: {turn_roll(6, t).text}" for t in range(1, len(applied) + 1)
+        f"Turn {t} of 20: {turn_roll(DICE, 6, t).text}" for t in range(1, len(applied) + 1)
     )

@@ -14,8 +14,16 @@ from click.testing import CliRunner
 
 from printkit.cli import cli
 from printkit.errors import DataError
-from printkit.loading.games import TileType, Wereldsteden, load_wereldsteden
+from printkit.loading.games import load_wereldsteden
+from printkit.model.games import TileType, Wereldsteden
+from printkit.loading.records.wereldsteden import read_record
 from printkit.rules import wereldsteden as w
+from printkit.rules.report import GameScore
+
+
+def score_record(doc: dict[str, Any], source: str) -> GameScore:
+    """Read and score a record, as `printkit score` does."""
+    return w.score_record(read_record(doc, source, Path(".")))
 
 GAME = load_wereldsteden()
 YELLOW = ("helsinki-yellow", "tokyo", "wellington")
@@ -127,14 +135,14 @@ def _doc(*players: tuple[str, list[str]], **top: Any) -> dict[str, Any]:
 
 
 def test_win_check() -> None:
-    result = w.score_record(_doc(
+    result = score_record(_doc(
         ("Ann", ["rug", "Fan", "rug", "mask", "sombrero", "lantern", "nesting doll"]),  # 6 different (rug twice)
         ("Bo", ["rug", "rug", "rug", "fan", "fan", "mask"]),                             # 3 different
     ), "w.toml")  # fmt: skip
     assert [(p.name, p.total) for p in result.players] == [("Ann", 6), ("Bo", 3)]
     assert result.players[0].sections[0].reason == "fan, rug, doll, lantern, sombrero, mask; 1 duplicate not counted"
     assert result.winners == ("Ann",)
-    variant = w.score_record(_doc(("Ann", ["rug", "fan", "mask", "sombrero", "lantern", "doll"]), ("Bo", []),
+    variant = score_record(_doc(("Ann", ["rug", "fan", "mask", "sombrero", "lantern", "doll"]), ("Bo", []),
                                   variant=True), "w.toml")  # fmt: skip
     assert variant.winners == () and variant.tiebreak == "nobody has 8 different winning tiles yet: the game goes on"
 
@@ -142,12 +150,12 @@ def test_win_check() -> None:
 def test_impossible_win_records() -> None:
     six = ["rug", "fan", "mask", "sombrero", "lantern", "doll"]
     with pytest.raises(DataError) as info:
-        w.score_record(_doc(("Ann", six), ("Bo", list(reversed(six)))), "w.toml")
+        score_record(_doc(("Ann", six), ("Bo", list(reversed(six)))), "w.toml")
     assert info.value.problems == [
         "w.toml: players: Ann and Bo all have 6 different winning tiles, but the game ends as soon as one player has them"
     ]
     with pytest.raises(DataError) as info:
-        w.score_record(_doc(("Ann", ["rug"] * 4 + ["kite"]), ("Ann", ["rug", "rug"])), "w.toml")
+        score_record(_doc(("Ann", ["rug"] * 4 + ["kite"]), ("Ann", ["rug", "rug"])), "w.toml")
     assert info.value.problems == [
         "w.toml: players[0].tiles[4]: unknown winning tile string 'kite' (tiles: sweater, fan, rug, doll, lantern, "
         "hammock, sombrero, mask, boomerang, spices)",

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
     from printkit.cli.common import Box
-    from printkit.loading.games import Globetrotting
+    from printkit.model.games import Globetrotting
     from printkit.rules.abby import SoloGame
 
 DEFAULT_STATE = "printkit-abby.json"
@@ -226,4 +226,4 @@ def score(objectives: tuple[int, ...], bucket_list: str, festivals: str, as_json
             if len(game.turns) < rules.flights:
                 raise
             raise click.UsageError(str(exc)) from None
-    show(result, as_json=as_json)
+    show(result, rules.name, as_json=as_json)

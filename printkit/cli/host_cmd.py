@@ -22,7 +22,7 @@ def host_data(info: MapInfo, seed: int, players: tuple[str, ...]) -> dict[str, A
     rolls = [
         {"turn": t, "dice": list(r.dice), "actions": list(r.actions), "choice": r.choice,
          "headline": r.headline, "text": r.text}
-        for t, r in enumerate(game_rolls(seed, info.turns), start=1)
+        for t, r in enumerate(game_rolls(info.dice, seed, info.turns), start=1)
     ]
     return {
         "key": json.dumps([info.id, seed, list(players)], ensure_ascii=False),

@@ -57,7 +57,7 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
       printkit render scorepad europe --players 8 --format svg
     """
     from printkit import backends
-    from printkit import sheets
+    from printkit import registry
 
     player_names = names_option(names)
     if names is not None and not player_names:
@@ -74,8 +74,8 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
         raise click.BadParameter(str(exc), param_hint="'-o' / '--output'") from None
     with reported(map_param="'MAP'"):
         try:
-            document = sheets.build(kind, subject, roster, paper.lower())
-        except sheets.UnknownSheet as exc:
+            document = registry.build_sheet(kind, subject, roster, paper.lower())
+        except registry.UnknownSheet as exc:
             raise click.UsageError(str(exc)) from None
         count = backends.file_count(document, chosen)
         if output == "-":

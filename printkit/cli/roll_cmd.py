@@ -6,6 +6,7 @@ import random
 
 import click
 
+from printkit.cli.common import reported
 from printkit.rules.dice import roll as roll_dice
 
 
@@ -23,7 +24,11 @@ def roll(seed: int | None, as_json: bool) -> None:
       printkit roll
       printkit roll --seed 7 --json
     """
-    result = roll_dice(random.Random(seed))
+    from printkit.loading.dice import load_dice
+
+    with reported():
+        table = load_dice()
+    result = roll_dice(table, random.Random(seed))
     if as_json:
         import json
 

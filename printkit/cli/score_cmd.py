@@ -44,17 +44,17 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
       printkit score world --save tonight.toml
     """
     with reported():
+        from printkit import registry
         from printkit.loading.maps import bundled_maps, load_map
-        from printkit.rules import records
-        from printkit.rules.atw_record import game_title
+        from printkit.loading.records import dump_record, load_record
 
         path = Path(gamefile)
         if path.is_file():
-            doc = records.load_record(path)
+            doc = load_record(path)
             if "players" in doc or "cities" not in doc:
                 if save:
                     raise click.UsageError("--save is for marks typed in; this game is already a file")
-                show(*records.score_titled(doc, str(path), path.parent), as_json=as_json)
+                show(*registry.score_document(doc, str(path), path.parent), as_json=as_json)
                 return
             map_value = str(path.resolve())
         else:
@@ -74,9 +74,9 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
             raise click.BadParameter(f"folder {str(Path(save).parent)!r} does not exist", param_hint="'--save'")
         m = load_map(map_value)
         doc = enter_game(m, map_value)
-        result = records.score_record(doc, "entered marks")
+        result = registry.score_document(doc, "entered marks", Path("."))[0]
         result, doc = break_tie(m, doc, result)
-        title = game_title(m)
+        title = m.title
         if save:
             from printkit.files import atomic_write
 
@@ -84,7 +84,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
             if map_value not in bundled_maps():
                 doc["map"] = os.path.relpath(map_value, Path(save).resolve().parent)
             try:
-                atomic_write(save, records.dump_record(doc, fmt).encode())
+                atomic_write(save, dump_record(doc, fmt).encode())
             except OSError as exc:
                 raise click.FileError(save, hint=exc.strerror or str(exc)) from None
             click.echo(f"Saved the game to {save}", err=True)
@@ -96,13 +96,13 @@ def _ask_int(text: str, top: int, low: int = 0) -> int:
     return value
 
 
-def _ask_names(mode: str) -> list[str]:
-    from printkit.rules.atw_record import players_count_problem
+def _ask_names(m: GameMap, mode: str) -> list[str]:
+    from printkit.loading.records.atw import players_count_problem
 
     while True:
         raw = click.prompt("Player names, comma-separated" if mode != "solo" else "Player name")
         names = [n.strip() for n in str(raw).split(",") if n.strip()]
-        problem = players_count_problem(cast("Mode", mode), len(names))
+        problem = players_count_problem(m, cast("Mode", mode), len(names))
         if len(set(names)) != len(names):
             problem = "each player needs a different name"
         if problem is None:
@@ -112,12 +112,13 @@ def _ask_names(mode: str) -> list[str]:
 
 def enter_game(m: GameMap, map_value: str) -> dict[str, Any]:
     """Ask for the mode, names and every player's marks; return a game record."""
-    from printkit.rules.atw import PlayerMarks, end_condition_met
+    from printkit.model.records import PlayerMarks
+    from printkit.rules.atw import end_condition_met
 
     click.echo(f"Scoring a game on the {m.name} map. Each question shows the allowed range.")
     mode = click.prompt("Mode", type=click.Choice(["multiplayer", "solo", "party"]), default="multiplayer")
     players: list[dict[str, Any]] = []
-    for name in _ask_names(mode):
+    for name in _ask_names(m, mode):
         click.echo(f"\n{name}")
         p: dict[str, Any] = {"name": name}
         click.echo(f"  {m.collect.name} (souvenirs)")
@@ -126,7 +127,7 @@ def enter_game(m: GameMap, map_value: str) -> dict[str, Any]:
         for track in m.explore:
             click.echo(f"  {track.name}")
             explore.update({k.id: _ask_int(f"    {k.name}", track.boxes) for k in track.kinds})
-        p["sights" if len(m.explore) == 1 else "animals"] = explore
+        p[m.explore_key] = explore
         click.echo("  Cities visited (the starting city counts)")
         p["visited"] = {r.id: _ask_int(f"    {r.name}", len(m.region_cities(r.id))) for r in m.regions}
         if m.iconic_table:
@@ -152,8 +153,7 @@ def enter_game(m: GameMap, map_value: str) -> dict[str, Any]:
 
 def break_tie(m: GameMap, doc: dict[str, Any], result: GameScore) -> tuple[GameScore, dict[str, Any]]:
     """If winners tie and some lack start/final cities, ask for them and score again."""
-    from printkit.rules import records
-
+    from printkit import registry
     from printkit.errors import DataError
 
     tied = [p for p in doc["players"] if p["name"] in result.winners and not p.get("returned")]
@@ -167,14 +167,14 @@ def break_tie(m: GameMap, doc: dict[str, Any], result: GameScore) -> tuple[GameS
             p["start_city"] = click.prompt("  Starting city", type=city_ids, show_choices=False)
             p["final_city"] = click.prompt("  Final city", type=city_ids, show_choices=False)
         try:
-            return records.score_record(doc, "entered marks"), doc
+            return registry.score_document(doc, "entered marks", Path("."))[0], doc
         except DataError as exc:
             for line in exc.problems:
                 click.echo(f"Error: {line}", err=True)
 
 
-def show(result: GameScore, title: str | None = None, *, as_json: bool = False) -> None:
-    """Print a scored game as a table under ``title`` (default: the game's title), or as JSON."""
+def show(result: GameScore, title: str, *, as_json: bool = False) -> None:
+    """Print a scored game as a table under ``title``, or as JSON."""
     if as_json:
         import json
 
@@ -184,7 +184,7 @@ def show(result: GameScore, title: str | None = None, *, as_json: bool = False) 
         click.echo(line)
 
 
-def format_table(result: GameScore, title: str | None = None) -> list[str]:
+def format_table(result: GameScore, title: str) -> list[str]:
     """Lines of the score table: a column per player, a row per section, then winners."""
     rows: dict[str, str] = {}
     for p in result.players:
@@ -202,10 +202,6 @@ def format_table(result: GameScore, title: str | None = None) -> list[str]:
     def line(r: list[str]) -> str:
         return "  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:]))]).rstrip()
 
-    if title is None:
-        from printkit.rules.records import GAME_TITLES
-
-        title = GAME_TITLES.get(result.game, result.game)
     out = [f"{title}: {result.mode}", ""]
     out += [line(header), line(["-" * widths[0], *("-" * w for w in widths[1:])])]
     out += [line(r) for r in cells[:-1]]

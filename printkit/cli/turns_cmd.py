@@ -46,11 +46,12 @@ def checked_players(players: str | None, default: list[str]) -> tuple[str, ...]:
 
 
 def _load(path: str) -> Game:
+    from printkit.loading.dice import load_dice
     from printkit.rules.turns import game_from_json
 
     hint = f"printkit turns start --map world --players \"Ann,Bo\"{state_flag(path, DEFAULT_STATE)}"
     missing = f"no game has been started here; start one with `{hint}`"
-    return game_from_json(load_state(path, STATE_KIND, missing), path)
+    return game_from_json(load_state(path, STATE_KIND, missing), path, load_dice())
 
 
 def _dump(game: Game) -> dict[str, Any]:
@@ -188,7 +189,7 @@ def undo(state_path: str) -> None:
     with _changing(state_path) as game:
         event = game.undo()
     if event.kind == "roll":
-        click.echo(f"Took back turn {event.turn} ({event.roll.text}).")
+        click.echo(f"Took back turn {event.turn} ({event.roll(game.map.dice).text}).")
     elif event.kind == "finish":
         click.echo(f"Took back {event.player}'s finish on turn {event.turn}.")
     else:
@@ -236,7 +237,7 @@ def history(state_path: str) -> None:
         click.echo("No turn has been played yet.")
     for e in game.events:
         if e.kind == "roll":
-            click.echo(f"Turn {e.turn}: {e.roll.text}")
+            click.echo(f"Turn {e.turn}: {e.roll(game.map.dice).text}")
         elif e.kind == "finish":
             bonus = speed_bonus(game.map.turns, e.turn)
             click.echo(f"  {e.player} finished on turn {e.turn}: speed bonus {bonus}")

@@ -20,7 +20,7 @@ if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
     from printkit.cli.common import Box
-    from printkit.loading.games import Wereldsteden
+    from printkit.model.games import Wereldsteden
     from printkit.rules.wereldsteden import Board
 
 DEFAULT_STATE = "printkit-wereldsteden.json"

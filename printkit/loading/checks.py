@@ -11,6 +11,7 @@ from typing import Any
 
 from printkit.model import maps as model
 from printkit.loading.fields import Reader, describe
+from printkit.model.words import plural
 
 SHAPE_KEYS = (
     "regions", "cities", "cities_per_region", "souvenirs_per_region", "sights_per_city",
@@ -19,10 +20,6 @@ SHAPE_KEYS = (
 MIN_ROUTES = 2
 
 Located = list[tuple[str, Any]]
-
-
-def _plural(n: int, word: str, many: str = "") -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {many or word + 's'}"
 
 
 def raw_count(doc: dict[str, Any], key: str) -> int:
@@ -71,7 +68,7 @@ def check_map(
         )
     iconic = [c for _, c in cities if c.iconic]
     if iconic and not iconic_table:
-        count = _plural(len(iconic), "iconic city", "iconic cities")
+        count = plural(len(iconic), "iconic city", "iconic cities")
         rd.problem("iconic_table", f"missing (the map has {count}: {', '.join(c.name for c in iconic)})")
     elif iconic_table and len(iconic_table) != len(iconic) + 1:
         rd.problem(
@@ -197,7 +194,7 @@ def _check_usage(
             elif track.cities_per_kind is not None and shown[k.id] != track.cities_per_kind:
                 rd.problem(
                     f"explore[{ti}].kinds[{i}]",
-                    f"{k.name} is shown in {_plural(shown[k.id], 'city', 'cities')}, "
+                    f"{k.name} is shown in {plural(shown[k.id], 'city', 'cities')}, "
                     f"cities_per_kind expects {track.cities_per_kind}",
                 )
 
@@ -255,7 +252,7 @@ def _check_graph(rd: Reader, routes: tuple[model.Route, ...], cities: list[model
             rd.problem("routes", f"{c.name} has no routes; every city needs at least {MIN_ROUTES}")
         elif n < MIN_ROUTES:
             to = ", ".join(names[x] for x in adjacent[c.id])
-            rd.problem("routes", f"{c.name} has only {_plural(n, 'route')} (to {to}); every city needs at least {MIN_ROUTES}")
+            rd.problem("routes", f"{c.name} has only {plural(n, 'route')} (to {to}); every city needs at least {MIN_ROUTES}")
     start = cities[0].id
     seen = {start}
     todo = [start]
@@ -281,7 +278,7 @@ def _check_shape(
     ordinary = [(p, c) for p, c in cities if not c.iconic]
     iconic = [(p, c) for p, c in cities if c.iconic]
     if want["regions"] is not None and len(regions) != want["regions"]:
-        rd.problem("regions", f"the map has {_plural(len(regions), 'region')}, shape.regions expects {want['regions']}")
+        rd.problem("regions", f"the map has {plural(len(regions), 'region')}, shape.regions expects {want['regions']}")
     if want["cities"] is not None and len(ordinary) != want["cities"]:
         rd.problem(
             "cities", f"the map has {len(ordinary)} ordinary cities, shape.cities expects {want['cities']}"
@@ -306,4 +303,4 @@ def _check_shape(
         for path, c in iconic:
             n = sum(1 for r in routes if c.id in (r.a, r.b))
             if n != k:
-                rd.problem("routes", f"iconic city {c.name} has {_plural(n, 'route')}, shape.iconic_routes expects {k}")
+                rd.problem("routes", f"iconic city {c.name} has {plural(n, 'route')}, shape.iconic_routes expects {k}")

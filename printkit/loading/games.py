@@ -1,4 +1,4 @@
-"""Typed data of the other travel games: Trekking the World, Globetrotting, Wereldsteden.
+"""Read the other travel games' data files into :mod:`printkit.model.games`.
 
 Each game's facts live in ``maps/<game>.toml``. The loaders here validate a
 file completely with the map loader's field readers and report every problem
@@ -7,12 +7,14 @@ as ``<file>: <field>: <message>``.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from printkit.errors import DataError
 from printkit.loading.fields import Problems, Reader, describe
+from printkit.model.games import (
+    AbbyRules, Card, EndTrigger, Globetrotting, Space, Special, TileType, Trekking, Wereldsteden,
+)
 
 GAME_IDS = ("trekking-the-world", "globetrotting", "wereldsteden")
 
@@ -23,166 +25,6 @@ def check(problems: Problems) -> None:
         raise DataError(problems.lines)
 
 
-# ---------------------------------------------------------------- Trekking
-
-
-@dataclass(frozen=True)
-class EndTrigger:
-    """Tours that signal the end for these player counts."""
-
-    players: tuple[int, ...]
-    tours: int
-
-
-@dataclass(frozen=True)
-class Trekking:
-    """Trekking the World: player counts, money cap, end trigger, suitcase table."""
-
-    id: str
-    name: str
-    min_players: int
-    max_players: int
-    money_cap: int
-    tour_slots: int
-    max_end_trigger: int
-    end_triggers: tuple[EndTrigger, ...]
-    suitcase_points: tuple[int, ...]
-    suitcase_check: str
-    source: str = ""
-
-    def end_trigger(self, players: int) -> int:
-        """Tours that signal the end in a game of ``players`` (KeyError if none)."""
-        for t in self.end_triggers:
-            if players in t.players:
-                return t.tours
-        raise KeyError(players)
-
-
-# ----------------------------------------------------------- Globetrotting
-
-
-@dataclass(frozen=True)
-class AbbyRules:
-    """How the solo opponent Abby scores."""
-
-    per_bucket_card: int
-    festivals: int
-    objectives_turn: int
-    airfare_bonus: int
-
-
-@dataclass(frozen=True)
-class Globetrotting:
-    """Globetrotting: flights, seasons, objective/airfare points, festivals, Abby."""
-
-    id: str
-    name: str
-    min_players: int
-    max_players: int
-    flights: int
-    seasons: tuple[str, ...]
-    objectives_in_play: int
-    objective_first: int
-    objective_later: int
-    airfare_bonus: int
-    bucket_cards_min: int
-    bucket_cards_max: int
-    festival_max_players: int
-    festivals_per_season: int
-    companions_per_season: int
-    abby: AbbyRules
-    source: str = ""
-
-    def uses_festivals(self, players: int) -> bool:
-        """Whether a game of ``players`` uses the Festival tile (else Travel Companions)."""
-        return players <= self.festival_max_players
-
-
-# ------------------------------------------------------------ Wereldsteden
-
-
-@dataclass(frozen=True)
-class TileType:
-    """A winning-tile type: its souvenir picture, buy city and stack colour."""
-
-    id: str
-    name: str
-    city: str
-    stack: str
-
-
-@dataclass(frozen=True)
-class Space:
-    """A display space for one winning tile on the board."""
-
-    id: str
-    city: str
-    stack: str
-
-
-@dataclass(frozen=True)
-class Special:
-    """A special location and its action."""
-
-    city: str
-    name: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Card:
-    """One card of a player's set."""
-
-    name: str
-    text: str
-
-
-@dataclass(frozen=True)
-class Wereldsteden:
-    """Wereldsteden: tiles, stacks, display spaces, city actions and cards."""
-
-    id: str
-    name: str
-    min_players: int
-    max_players: int
-    win_tiles: int
-    variant_win_tiles: int
-    tiles_per_type: int
-    start_coins: int
-    tiles: tuple[TileType, ...]
-    spaces: tuple[Space, ...]
-    distinct: tuple[tuple[str, ...], ...]
-    buy: tuple[str, ...]
-    sell: tuple[str, ...]
-    extra_flight: tuple[tuple[str, str], ...]
-    extra_flight_cost: int
-    special: tuple[Special, ...]
-    cards: tuple[Card, ...]
-    source: str = ""
-
-    @property
-    def stacks(self) -> tuple[str, ...]:
-        """Stack colours in file order."""
-        return tuple(dict.fromkeys(t.stack for t in self.tiles))
-
-    def tile(self, tile_id: str) -> TileType:
-        """The tile type with this id (KeyError if absent)."""
-        for t in self.tiles:
-            if t.id == tile_id:
-                return t
-        raise KeyError(tile_id)
-
-    def space(self, space_id: str) -> Space:
-        """The display space with this id (KeyError if absent)."""
-        for s in self.spaces:
-            if s.id == space_id:
-                return s
-        raise KeyError(space_id)
-
-
-# ----------------------------------------------------------------- loading
-
-
 def game_path(game_id: str) -> Path:
     """The bundled data file of a game."""
     from printkit.resources import data_dir
@@ -191,10 +33,10 @@ def game_path(game_id: str) -> Path:
 
 
 def _read(name_or_path: str) -> tuple[dict[str, Any], str]:
-    from printkit.loading.maps import load_toml
+    from printkit.loading.text import read_toml
 
     path = game_path(name_or_path) if name_or_path in GAME_IDS else Path(name_or_path)
-    return load_toml(path)
+    return read_toml(path)
 
 
 def load_game(name_or_path: str) -> Trekking | Globetrotting | Wereldsteden:
@@ -232,8 +74,6 @@ def load_wereldsteden(name_or_path: str = "wereldsteden") -> Wereldsteden:
     if not isinstance(game, Wereldsteden):
         raise DataError([f"{game.source}: id: expected wereldsteden, got {game.id!r}"])
     return game
-
-
 
 
 def _ints(r: Reader, doc: dict[str, Any], names: tuple[str, ...], minimum: int) -> dict[str, int]:

@@ -9,16 +9,19 @@ column. See docs/maps.md for the format.
 from __future__ import annotations
 
 import os
-import tomllib
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from printkit.model import maps as model
 from printkit.errors import DataError, UnknownMapError
 from printkit.loading.checks import check_map, raw_count
+from printkit.loading.dice import dice_from_table
+from printkit.loading.dice import load_dice as load_dice  # the quick reader, for `roll` and `turns`
 from printkit.loading.fields import Problems, Reader
 from printkit.loading.projection import read_projection
+from printkit.loading.text import read_toml
+from printkit.model import maps as model
 from printkit.resources import data_dir
 
 GAME = "around-the-world"
@@ -28,7 +31,9 @@ MAP_KEYS = (
     "id", "name", "game", "routes", "projection", "collect", "explore", "regions", "cities",
     "region_scoring", "iconic_table", "end", "speed_bonus", "solo", "shape",
 )  # fmt: skip
-SHARED_KEYS = ("maps", "speed_bonus", "collect", "sights", "solo")
+SHARED_KEYS = (
+    "maps", "series", "title", "speed_bonus", "multiplayer", "explore_keys", "dice", "collect", "sights", "solo",
+)  # fmt: skip
 TRACK_KEYS = (
     "id", "name", "kinds", "boxes", "row_points", "column_points", "majority", "first_bonus", "cities_per_kind",
 )  # fmt: skip
@@ -42,55 +47,20 @@ SOLO_KEYS = ("turns", "ratings")
 ReaderFor = Callable[[str], Reader]
 
 
-def _source_name(path: Path) -> str:
-    """How a file is named in messages: ``maps/<file>`` for bundled data, else as given."""
-    try:
-        maps = data_dir("maps")
-    except FileNotFoundError:
-        return str(path)
-    if path.resolve().parent == maps.resolve():
-        return f"maps/{path.name}"
-    return str(path)
+@dataclass(frozen=True)
+class SharedFacts:
+    """What the four maps share beside their tracks: titles, player counts, dice, record keys."""
 
-
-def load_toml(path: str | os.PathLike[str]) -> tuple[dict[str, Any], str]:
-    """Parse a TOML file; DataError (with line and column for syntax errors) if unreadable."""
-    p = Path(path)
-    source = _source_name(p)
-    try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise DataError([f"{source}: no such file"]) from None
-    except IsADirectoryError:
-        raise DataError([f"{source}: is a folder, not a file"]) from None
-    except OSError as exc:
-        raise DataError([f"{source}: cannot read file ({exc.strerror})"]) from None
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
-        raise DataError([f"{source}: line {line}: not UTF-8 text (save the file as UTF-8)"]) from None
-    try:
-        return tomllib.loads(text), source
-    except tomllib.TOMLDecodeError as exc:
-        raise DataError([f"{source}: {_syntax_message(str(exc))}"]) from None
-
-
-def _syntax_message(message: str) -> str:
-    """``line L, column C: invalid TOML (reason)`` from tomllib's ``reason (at line L, column C)``."""
-    import re
-
-    m = re.match(r"^(.*) \(at line (\d+), column (\d+)\)$", message)
-    if m:
-        return f"line {m.group(2)}, column {m.group(3)}: invalid TOML ({m.group(1)})"
-    m = re.match(r"^(.*) \(at end of document\)$", message)
-    if m:
-        return f"at end of file: invalid TOML ({m.group(1)})"
-    return f"invalid TOML ({message})"
+    title: str
+    series: str
+    min_multiplayer: int
+    max_multiplayer: int
+    dice: model.Dice
+    explore_keys: tuple[str, str]  # (a map using the shared sights track, a map with its own tracks)
 
 
 def _shared() -> tuple[dict[str, Any], str]:
-    return load_toml(data_dir("maps") / SHARED_FILE)
+    return read_toml(data_dir("maps") / SHARED_FILE)
 
 
 def bundled_maps() -> tuple[str, ...]:
@@ -122,16 +92,85 @@ def map_path(name_or_path: str) -> Path:
 
 def load_map(name_or_path: str) -> model.GameMap:
     """Load and validate a bundled map id or a path to a map .toml file."""
-    doc, source = load_toml(map_path(name_or_path))
+    doc, source = read_toml(map_path(name_or_path))
     shared, shared_source = _shared()
     return build_map(doc, source, shared, shared_source)
 
 
 def load_map_file(path: str | os.PathLike[str]) -> model.GameMap:
     """Load and validate the map file at ``path`` (never a bundled id)."""
-    doc, source = load_toml(path)
+    doc, source = read_toml(path)
     shared, shared_source = _shared()
     return build_map(doc, source, shared, shared_source)
+
+
+def _check_kind(rd: Reader, doc: dict[str, Any]) -> None:
+    """DataError at once if ``doc`` is another game's file or the shared facts, not a map."""
+    game = doc.get("game", GAME)
+    if game != GAME:
+        rd.problem("game", f"{game!r} files are not Around the World maps (expected {GAME!r} or no game key)")
+        raise DataError(rd.problems.lines)
+    if not any(key in doc for key in ("cities", "regions", "routes")):
+        shared_note = "; it holds the facts the maps share" if "maps" in doc else ""
+        rd.problem("", f"not an Around the World map file (no [[cities]], [[regions]] or routes{shared_note})")
+        raise DataError(rd.problems.lines)
+
+
+def read_shared(sh: Reader, shared: dict[str, Any]) -> SharedFacts | None:
+    """Titles, multiplayer player counts, dice and Explore record keys from the shared file."""
+    before = len(sh.problems)
+    title = sh.string(shared, "title", "")
+    if title is not None and "{name}" not in title:
+        sh.problem("title", "expected a title containing {name}, the map's name")
+    series = sh.string(shared, "series", "")
+    players = sh.table(shared, "multiplayer", "") or {}
+    sh.keys(players, "multiplayer", ("min_players", "max_players"))
+    low = sh.integer(players, "min_players", "multiplayer", minimum=1)
+    high = sh.integer(players, "max_players", "multiplayer", minimum=1)
+    keys = sh.table(shared, "explore_keys", "") or {}
+    sh.keys(keys, "explore_keys", ("shared", "own"))
+    own_key, shared_key = sh.ident(keys, "own", "explore_keys"), sh.ident(keys, "shared", "explore_keys")
+    try:
+        dice: model.Dice | None = dice_from_table(shared.get("dice"), sh.source)
+    except DataError as exc:
+        sh.problems.lines.extend(exc.problems)
+        dice = None
+    if len(sh.problems) > before:
+        return None
+    assert title is not None and series is not None and low is not None and high is not None
+    assert own_key is not None and shared_key is not None and dice is not None
+    return SharedFacts(title, series, low, high, dice, (shared_key, own_key))
+
+
+def _collect(rd: Reader, sh: Reader, doc: dict[str, Any], shared: dict[str, Any]) -> model.Track | None:
+    """The Collect track: the shared [collect] completed by the map's own."""
+    collect_doc = rd.table(doc, "collect", "") or {}
+    shared_collect = sh.table(shared, "collect", "", required=False) or {}
+    rd.keys(collect_doc, "collect", TRACK_KEYS)
+    sh.keys(shared_collect, "collect", TRACK_KEYS)
+    merged = {**shared_collect, **collect_doc}
+    return _track(merged, "collect", lambda key: rd if key in collect_doc or key not in merged else sh)
+
+
+def _explore(rd: Reader, sh: Reader, doc: dict[str, Any], shared: dict[str, Any]) -> tuple[list[model.Track], bool]:
+    """The map's [[explore]] tracks, or the shared [sights] track; and whether all were read."""
+    explore: list[model.Track] = []
+    if "explore" in doc:
+        for path, t in rd.tables(doc, "explore", ""):
+            rd.keys(t, path, TRACK_KEYS)
+            track = _track(t, path, lambda key: rd)
+            if track is not None:
+                explore.append(track)
+        return explore, len(explore) == raw_count(doc, "explore")
+    sights = sh.table(shared, "sights", "", required=False)
+    if sights is None:
+        rd.problem("explore", "missing (expected [[explore]] tracks; the shared sights track is absent)")
+    else:
+        sh.keys(sights, "sights", TRACK_KEYS)
+        track = _track(sights, "sights", lambda key: sh)
+        if track is not None:
+            explore.append(track)
+    return explore, len(explore) == 1
 
 
 def build_map(doc: dict[str, Any], source: str, shared: dict[str, Any], shared_source: str) -> model.GameMap:
@@ -139,46 +178,15 @@ def build_map(doc: dict[str, Any], source: str, shared: dict[str, Any], shared_s
     problems = Problems()
     rd = Reader(problems, source)
     sh = Reader(problems, shared_source)
-    game = doc.get("game", GAME)
-    if game != GAME:
-        rd.problem("game", f"{game!r} files are not Around the World maps (expected {GAME!r} or no game key)")
-        raise DataError(problems.lines)
-    if not any(key in doc for key in ("cities", "regions", "routes")):
-        shared_note = "; it holds the facts the maps share" if "maps" in doc else ""
-        rd.problem("", f"not an Around the World map file (no [[cities]], [[regions]] or routes{shared_note})")
-        raise DataError(problems.lines)
+    _check_kind(rd, doc)
     rd.keys(doc, "", MAP_KEYS)
     sh.keys(shared, "", SHARED_KEYS)
 
     map_id = rd.ident(doc, "id", "")
     name = rd.string(doc, "name", "")
     projection = read_projection(rd, doc)
-
-    collect_doc = rd.table(doc, "collect", "") or {}
-    shared_collect = sh.table(shared, "collect", "", required=False) or {}
-    rd.keys(collect_doc, "collect", TRACK_KEYS)
-    sh.keys(shared_collect, "collect", TRACK_KEYS)
-    merged = {**shared_collect, **collect_doc}
-    collect = _track(merged, "collect", lambda key: rd if key in collect_doc or key not in merged else sh)
-
-    explore: list[model.Track] = []
-    explore_count = raw_count(doc, "explore") if "explore" in doc else 1
-    if "explore" in doc:
-        for path, t in rd.tables(doc, "explore", ""):
-            rd.keys(t, path, TRACK_KEYS)
-            track = _track(t, path, lambda key: rd)
-            if track is not None:
-                explore.append(track)
-    else:
-        sights = sh.table(shared, "sights", "", required=False)
-        if sights is None:
-            rd.problem("explore", "missing (expected [[explore]] tracks; the shared sights track is absent)")
-        else:
-            sh.keys(sights, "sights", TRACK_KEYS)
-            track = _track(sights, "sights", lambda key: sh)
-            if track is not None:
-                explore.append(track)
-
+    collect = _collect(rd, sh, doc, shared)
+    explore, explore_ok = _explore(rd, sh, doc, shared)
     regions = [(p, r) for p, t in rd.tables(doc, "regions", "") if (r := _region(rd, t, p)) is not None]
     cities = [(p, c) for p, t in rd.tables(doc, "cities", "") if (c := _city(rd, t, p)) is not None]
     scoring = _scoring(rd, doc)
@@ -190,30 +198,24 @@ def build_map(doc: dict[str, Any], source: str, shared: dict[str, Any], shared_s
         doc if "speed_bonus" in doc else shared, "speed_bonus", "", minimum=0
     )
     solo = _solo(rd, doc) if "solo" in doc else _solo(sh, shared)
+    facts = read_shared(sh, shared)
 
-    routes = check_map(
-        rd, doc, collect, explore, regions, cities, scoring, iconic_table, projection, len(explore) == explore_count
-    )
+    routes = check_map(rd, doc, collect, explore, regions, cities, scoring, iconic_table, projection, explore_ok)
     if problems.lines:
         raise DataError(problems.lines)
     assert map_id is not None and name is not None and collect is not None and scoring is not None
     assert end is not None and speed_bonus is not None and solo is not None and routes is not None
+    assert facts is not None
     return model.GameMap(
-        id=map_id,
-        name=name,
-        collect=collect,
-        explore=tuple(explore),
-        regions=tuple(r for _, r in regions),
-        cities=tuple(c for _, c in cities),
-        routes=routes,
-        region_scoring=scoring,
-        end_cities_per_region=end,
-        speed_bonus=speed_bonus,
-        solo=solo,
+        id=map_id, name=name, collect=collect, explore=tuple(explore),
+        regions=tuple(r for _, r in regions), cities=tuple(c for _, c in cities), routes=routes,
+        region_scoring=scoring, end_cities_per_region=end, speed_bonus=speed_bonus, solo=solo,
         projection=projection or model.Projection(name="natural-earth"),
-        iconic_table=iconic_table,
-        source=source,
-    )
+        title=facts.title.replace("{name}", name), series=facts.series,
+        min_multiplayer=facts.min_multiplayer, max_multiplayer=facts.max_multiplayer, dice=facts.dice,
+        explore_key=facts.explore_keys[1 if "explore" in doc else 0],
+        iconic_table=iconic_table, source=source,
+    )  # fmt: skip
 
 
 def _track(t: dict[str, Any], path: str, rd: ReaderFor) -> model.Track | None:

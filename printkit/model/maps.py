@@ -7,8 +7,11 @@ a sight, an animal), one column per level (1st mark, 2nd mark, ...).
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import Any, Literal
+
+from printkit.model.dice import Dice as Dice  # its own module (fast start); re-exported for GameMap.dice
 
 RegionScoringMode = Literal["table", "per_region", "majority"]
 Mode = Literal["multiplayer", "solo", "party"]
@@ -175,7 +178,13 @@ class Projection:
 
 @dataclass(frozen=True)
 class GameMap:
-    """A whole Around the World map: board, sections and end condition."""
+    """A whole Around the World map: board, sections and end condition.
+
+    ``title`` is the printed title (``Around the US in 15 Minutes``), ``series``
+    the game's (``Around the World in 15 Minutes``); multiplayer is for
+    ``min_multiplayer``..``max_multiplayer`` players; ``explore_key`` is what a
+    game file calls a player's Explore marks (``sights`` or ``animals``).
+    """
 
     id: str
     name: str
@@ -189,6 +198,12 @@ class GameMap:
     speed_bonus: int
     solo: SoloRules
     projection: Projection
+    title: str
+    series: str
+    min_multiplayer: int
+    max_multiplayer: int
+    dice: Dice
+    explore_key: str
     iconic_table: tuple[int, ...] = ()
     source: str = ""
     _city_index: dict[str, City] = field(default_factory=dict, compare=False, repr=False)
@@ -210,6 +225,10 @@ class GameMap:
     def region_cities(self, region_id: str) -> tuple[City, ...]:
         """Cities of a region, in file order."""
         return tuple(c for c in self.cities if c.region == region_id)
+
+    def every_region_visited(self, visited: Mapping[str, int]) -> bool:
+        """Whether every region has at least ``end_cities_per_region`` cities visited (the end condition)."""
+        return all(visited.get(r.id, 0) >= self.end_cities_per_region for r in self.regions)
 
     @property
     def iconic_cities(self) -> tuple[City, ...]:

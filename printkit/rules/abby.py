@@ -16,7 +16,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from printkit.errors import RuleError, StateError
-from printkit.loading.games import Globetrotting
+from printkit.model.games import Globetrotting
 from printkit.rules.globetrotting import airfare_bonus, objective_points, pick_winners
 from printkit.rules.report import GameScore, PlayerScore, Section
 

@@ -8,10 +8,14 @@ speed bonus read the map's data; nothing here names a particular map.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
 
-from printkit.model.maps import GameMap, Mode, Track
-from printkit.rules.report import GameScore, PlayerScore, Section, join_names, winners_by
+from printkit.model.words import join_names, plural
+from printkit.rules.report import GameScore, PlayerScore, Section, winners_by
+
+if TYPE_CHECKING:  # annotations only: `printkit turns` imports the speed bonus without the map model
+    from printkit.model.maps import GameMap, Mode, Track
+    from printkit.model.records import AtwRecord, PlayerMarks
 
 GAME = "around-the-world"
 SECTION_KEYS = ("collect", "explore", "regions", "iconic", "speed")
@@ -19,27 +23,9 @@ SECTION_KEYS = ("collect", "explore", "regions", "iconic", "speed")
 DistanceFn = Callable[[str, str], "int | None"]
 
 
-@dataclass(frozen=True)
-class PlayerMarks:
-    """One player's finished sheet: marks per track and kind, places visited."""
-
-    name: str
-    marks: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
-    visited: Mapping[str, int] = field(default_factory=dict)
-    iconic: int = 0
-    returned: bool = False
-    finished_turn: int | None = None
-    first: frozenset[str] = frozenset()
-    start_city: str | None = None
-    final_city: str | None = None
-
-    def count(self, track: Track, kind_id: str) -> int:
-        """Marks in one row of a track (0 when not given)."""
-        return self.marks.get(track.id, {}).get(kind_id, 0)
-
-
-def _plural(n: int, word: str) -> str:
-    return f"{n} {word}" if n == 1 else f"{n} {word}s"
+def solo_speed_bonus(turns: int, turn: int) -> int:
+    """Solo/party speed bonus for a trip finished on ``turn`` of ``turns``: the turns left (never below 0)."""
+    return max(turns - turn, 0)
 
 
 def full_columns(track: Track, counts: Mapping[str, int]) -> int:
@@ -72,12 +58,12 @@ def score_track(
         n = counts[kind.id]
         pts = track.row_points[n]
         total += pts
-        label = _plural(n, "mark") if i == 0 else str(n)
+        label = plural(n, "mark") if i == 0 else str(n)
         parts.append(f"{kind.name} {label} = {pts}")
     if track.column_points:
         cols = full_columns(track, counts)
         total += cols * track.column_points
-        parts.append(f"{_plural(cols, 'full column')} = {cols * track.column_points}")
+        parts.append(f"{plural(cols, 'full column')} = {cols * track.column_points}")
     if track.majority is not None and mode == "multiplayer":
         for kind in track.kinds:
             others = [p.count(track, kind.id) for p in field_ if p is not player]
@@ -133,10 +119,10 @@ def regions_section(m: GameMap, player: PlayerMarks, field_: Sequence[PlayerMark
     listed = f" ({_region_names(m, done)})" if done else ""
     if rs.mode == "table":
         pts = rs.table[min(len(done), len(rs.table) - 1)] if rs.table else 0
-        return Section("regions", "Regions", pts, f"{_plural(len(done), 'region')} complete{listed} = {pts}")
+        return Section("regions", "Regions", pts, f"{plural(len(done), 'region')} complete{listed} = {pts}")
     if rs.mode == "per_region":
         pts = rs.points * len(done)
-        reason = f"{_plural(len(done), 'region')} complete{listed} x {rs.points} = {pts}"
+        reason = f"{plural(len(done), 'region')} complete{listed} x {rs.points} = {pts}"
         return Section("regions", "Regions", pts, reason)
     if mode != "multiplayer":
         pts = sum(m.region(r).reward or 0 for r in done)
@@ -147,7 +133,7 @@ def regions_section(m: GameMap, player: PlayerMarks, field_: Sequence[PlayerMark
     for region in m.regions:
         mine = player.visited.get(region.id, 0)
         best_other = max((p.visited.get(region.id, 0) for p in field_ if p is not player), default=0)
-        cities = _plural(mine, "city").replace("citys", "cities")
+        cities = plural(mine, "city", "cities")
         if mine == 0:
             pts, how = 0, "none visited"
         elif mine > best_other:
@@ -167,13 +153,13 @@ def iconic_section(m: GameMap, player: PlayerMarks) -> Section | None:
         return None
     n = min(player.iconic, len(m.iconic_table) - 1)
     pts = m.iconic_table[n]
-    label = _plural(n, "iconic city").replace("citys", "cities")
+    label = plural(n, "iconic city", "iconic cities")
     return Section("iconic", "Iconic cities", pts, f"{label} = {pts}")
 
 
 def end_condition_met(m: GameMap, player: PlayerMarks) -> bool:
     """Whether every region has the map's minimum of visited cities."""
-    return all(player.visited.get(r.id, 0) >= m.end_cities_per_region for r in m.regions)
+    return m.every_region_visited(player.visited)
 
 
 def trip_finished(m: GameMap, player: PlayerMarks) -> bool:
@@ -193,7 +179,7 @@ def speed_section(m: GameMap, player: PlayerMarks, mode: Mode) -> Section:
     turn = player.finished_turn
     if turn is None or not trip_finished(m, player):
         return Section("speed", "Speed bonus", 0, "trip not finished = 0")
-    pts = max(m.solo.turns - turn, 0)
+    pts = solo_speed_bonus(m.solo.turns, turn)
     return Section("speed", "Speed bonus", pts, f"finished on turn {turn}: {m.solo.turns} - {turn} = {pts}")
 
 
@@ -244,7 +230,7 @@ def pick_winners(
 
     def show(name: str) -> str:
         d = dists[name]
-        return f"{name} {_plural(d, 'route') if d is not None else 'not connected'}"
+        return f"{name} {plural(d, 'route') if d is not None else 'not connected'}"
 
     key = {n: far if d is None else d for n, d in dists.items()}
     return winners_by(
@@ -257,7 +243,7 @@ def score_game(
 ) -> GameScore:
     """Score every player; pick winners (none in solo mode, the rating is the result)."""
     def on_graph(a: str, b: str) -> int | None:
-        from printkit.rules import graph
+        from printkit.model import graph
 
         return graph.distance(m, a, b)
 
@@ -266,3 +252,8 @@ def score_game(
         return GameScore(GAME, m.id, mode, scores, ())
     winners, tiebreak = pick_winners(m, scores, players, distance or on_graph)
     return GameScore(GAME, m.id, mode, scores, winners, tiebreak)
+
+
+def score_record(record: AtwRecord) -> GameScore:
+    """Score a checked Around the World record."""
+    return score_game(record.map, record.mode, record.players)

@@ -6,6 +6,8 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, Literal
 
+from printkit.model.words import join_names
+
 
 @dataclass(frozen=True)
 class Section:
@@ -60,11 +62,6 @@ class GameScore:
             "winners": list(self.winners),
             "tiebreak": self.tiebreak,
         }
-
-
-def join_names(names: Sequence[str]) -> str:
-    """Names as prose: ``Ann``, ``Ann and Bo``, ``Ann, Bo and Cy``."""
-    return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
 
 
 def winners_by(

@@ -3,7 +3,7 @@
 Pure logic over a :class:`Game`, which is what the turn tracker saves. The
 game is its list of events (a roll per turn, a player's finish, an early end),
 so undo just drops the last event, and every turn's dice come from
-``dice.turn_roll(seed, turn)``: an undone turn rolls the same dice again.
+``dice.turn_roll(table, seed, turn)``: an undone turn rolls the same dice again.
 """
 
 from __future__ import annotations
@@ -11,11 +11,14 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from printkit.errors import RuleError, StateError
-from printkit.rules.dice import FACES, Roll, turn_roll
+from printkit.rules.atw import solo_speed_bonus
+from printkit.rules.dice import Roll, turn_roll
 
 if TYPE_CHECKING:
+    from printkit.model.dice import Dice
     from printkit.model.maps import GameMap
 
+speed_bonus = solo_speed_bonus  # the one solo/party speed bonus rule, for the tracker's callers
 STATE_KIND = "turns"
 MAX_PLAYERS = 100
 MAX_NAME = 40
@@ -26,13 +29,14 @@ class UnknownPlayerError(RuleError):
 
 
 class MapInfo(NamedTuple):
-    """What the tracker needs from a map, copied into the state at start."""
+    """What the tracker needs from a map, copied into the state at start (the dice table is not saved)."""
 
     id: str
     name: str
     turns: int
     end_cities_per_region: int
     ratings: tuple[tuple[int, str], ...]
+    dice: Dice
 
     def end_condition(self) -> str:
         """The finish condition in words, e.g. ``visited 2 cities in every region``."""
@@ -49,22 +53,18 @@ class Event(NamedTuple):
     dice: tuple[int, int] | None = None
     player: str | None = None
 
-    @property
-    def roll(self) -> Roll:
-        """The dice of a roll event."""
+    def roll(self, table: Dice) -> Roll:
+        """The dice of a roll event, read with the dice ``table``."""
         assert self.dice is not None
-        return Roll(*self.dice)
+        return Roll(*self.dice, table)
 
 
 def map_info(game_map: GameMap) -> MapInfo:
     """The facts of a loaded map that a tracked game keeps."""
     ratings = tuple((r.min_points, r.title) for r in game_map.solo.ratings)
-    return MapInfo(game_map.id, game_map.name, game_map.solo.turns, game_map.end_cities_per_region, ratings)
-
-
-def speed_bonus(turns: int, turn: int) -> int:
-    """Solo/party speed bonus for finishing on ``turn``: the turns remaining."""
-    return turns - turn
+    return MapInfo(
+        game_map.id, game_map.name, game_map.solo.turns, game_map.end_cities_per_region, ratings, game_map.dice
+    )
 
 
 def check_players(names: list[str]) -> tuple[str, ...]:
@@ -152,14 +152,14 @@ class Game:
         """The dice of the current turn, if any was rolled."""
         for e in reversed(self.events):
             if e.kind == "roll":
-                return e.roll
+                return e.roll(self.map.dice)
         return None
 
     def next_turn(self) -> Roll:
         """Roll the next turn's dice and move the turn marker."""
         if self.over:
             raise RuleError(f"the game is over: {self.over_reason()}; nothing was changed")
-        r = turn_roll(self.seed, self.turn + 1)
+        r = turn_roll(self.map.dice, self.seed, self.turn + 1)
         self.events.append(Event("roll", self.turn + 1, dice=r.dice))
         return r
 
@@ -221,8 +221,8 @@ class Game:
         }
 
 
-def game_from_json(doc: dict[str, Any], source: str) -> Game:
-    """Rebuild a game from its saved form; StateError naming the bad field if corrupt."""
+def game_from_json(doc: dict[str, Any], source: str, dice: Dice) -> Game:
+    """Rebuild a game from its saved form, rolling with ``dice``; StateError naming the bad field if corrupt."""
     m = doc.get("map")
     if not isinstance(m, dict):
         raise _corrupt(source, "map", "a table")
@@ -240,7 +240,7 @@ def game_from_json(doc: dict[str, Any], source: str) -> Game:
     for key in ("turns", "end_cities_per_region"):
         if not _is_int(m.get(key)) or m[key] < 1:
             raise _corrupt(source, f"map.{key}", "a positive whole number")
-    info = MapInfo(m["id"], m["name"], m["turns"], m["end_cities_per_region"], tuple(ratings))
+    info = MapInfo(m["id"], m["name"], m["turns"], m["end_cities_per_region"], tuple(ratings), dice)
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
         raise _corrupt(source, "players", "a list of names")
@@ -270,7 +270,7 @@ def _parse_event(game: Game, e: object, where: str, source: str) -> Event:
         dice = e.get("dice")
         if turn != game.turn + 1 or game.over:
             raise _corrupt(source, f"{where}.turn", f"turn {game.turn + 1} while the game goes on")
-        if not (isinstance(dice, list) and len(dice) == 2 and all(_is_int(d) and d in FACES for d in dice)):
+        if not (isinstance(dice, list) and len(dice) == 2 and all(_is_int(d) and d in game.map.dice.faces for d in dice)):
             raise _corrupt(source, f"{where}.dice", "two die faces 1-6")
         return Event("roll", turn, dice=(dice[0], dice[1]))
     if turn != game.turn or (kind == "end" and game.over):

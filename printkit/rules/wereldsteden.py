@@ -9,13 +9,8 @@ put-aside tiles of that colour are shuffled into a new stack, provided at
 least one of them fits; if no tile left can legally fill a space, the space
 stays empty until a later refill.
 
-Win check (``game = "wereldsteden"``)::
-
-    game = "wereldsteden"
-    # variant = true            # play to 8 different winning tiles
-    [[players]]
-    name = "Ann"
-    tiles = ["rug", "fan", "rug", "mask"]   # winning tiles taken, by id or name
+Win check: scores a :class:`~printkit.model.records.WereldstedenRecord`; game
+files are read by :mod:`printkit.loading.records.wereldsteden`.
 """
 
 from __future__ import annotations
@@ -26,9 +21,10 @@ from dataclasses import dataclass
 from typing import Any
 
 from printkit.errors import DataError, RuleError, StateError
-from printkit.loading.games import Wereldsteden, load_wereldsteden
-from printkit.loading.fields import Problems, Reader, describe
-from printkit.rules.report import GameScore, PlayerScore, Section, join_names
+from printkit.model.games import Wereldsteden
+from printkit.model.records import WereldstedenRecord
+from printkit.model.words import join_names
+from printkit.rules.report import GameScore, PlayerScore, Section
 
 GAME = "wereldsteden"
 
@@ -183,50 +179,9 @@ def score_game(game: Wereldsteden, players: Sequence[tuple[str, Sequence[str]]],
     return GameScore(GAME, "", mode, scores, winners, note)
 
 
-def _tile_id(game: Wereldsteden, value: Any) -> str | None:
-    if not isinstance(value, str):
-        return None
-    for t in game.tiles:
-        if value.strip().lower() in (t.id, t.name.lower()):
-            return t.id
-    return None
-
-
-def score_record(doc: dict[str, Any], source: str) -> GameScore:
-    """Check a Wereldsteden record (``game = "wereldsteden"``) for a winner."""
-    game = load_wereldsteden()
-    problems = Problems()
-    r = Reader(problems, source)
-    r.keys(doc, "", ("game", "variant", "players"))
-    variant = bool(r.boolean(doc, "variant", ""))
-    rows = r.tables(doc, "players", "")
-    if not game.min_players <= len(rows) <= game.max_players:
-        r.problem("players", f"{len(rows)} players, but {game.name} is for {game.min_players}-{game.max_players}")
-    players: list[tuple[str, list[str]]] = []
-    seen: list[str] = []
-    for path, row in rows:
-        r.keys(row, path, ("name", "tiles"))
-        name = r.string(row, "name", path)
-        raw = r.listing(row, "tiles", path, "a list of winning tiles")
-        tiles = []
-        for i, value in enumerate(raw or []):
-            tile = _tile_id(game, value)
-            if tile is None:
-                r.problem(f"{path}.tiles[{i}]", f"unknown winning tile {describe(value)} "
-                          f"(tiles: {', '.join(t.id for t in game.tiles)})")  # fmt: skip
-            tiles.append(tile or "")
-        if name is not None and name in seen:
-            r.problem(f"{path}.name", f"{name!r} is used by two players")
-        seen.append(name or "")
-        if name is not None and raw is not None:
-            players.append((name, tiles))
-    for t in game.tiles:
-        held = sum(tiles.count(t.id) for _, tiles in players)
-        if held > game.tiles_per_type:
-            r.problem("players", f"{held} {t.id} tiles taken, but the game has {game.tiles_per_type} of each type")
-    if len(problems):
-        raise DataError(problems.lines)
+def score_record(record: WereldstedenRecord) -> GameScore:
+    """Check a Wereldsteden record for a winner (DataError if two players have already won)."""
     try:
-        return score_game(game, players, variant)
+        return score_game(record.game, [(p.name, p.tiles) for p in record.players], record.variant)
     except RuleError as exc:
-        raise DataError([f"{source}: players: {exc}"]) from None
+        raise DataError([f"{record.source}: players: {exc}"]) from None

@@ -29,7 +29,6 @@ from printkit.layout.common import (
 )
 from printkit.layout.primitives import Circle, Icon, Item, Rect, Style
 from printkit.model.maps import GameMap, Track
-from printkit.sheets import _merge
 from printkit.sheets.wording import cities_needed, explored, one_explored
 
 BOX = 13.0
@@ -286,10 +285,9 @@ def turn_block(m: GameMap, mt: Metrics = DEFAULT, with_end: bool = True) -> Bloc
     need = cities_needed(m)
     end = (f"Game end: once someone has visited {need} in every region and is back at their start, "
            "finish that turn and score.")
-    dice = _merge.dice(m)  # TODO(merge): m.dice
-    solo_from = _merge.max_multiplayer(m) + 1  # TODO(merge): the model's player limit
+    solo_from = m.max_multiplayer + 1
     faces = ", ".join(
-        f"{'-'.join(str(f) for f in dice.faces if dice.action_of(f) == a)} {a}" for a in dice.actions
+        f"{'-'.join(str(f) for f in m.dice.faces_of(a))} {a}" for a in m.dice.names
     )
 
     def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:

@@ -37,7 +37,6 @@ from printkit.layout.primitives import (
     Text,
 )
 from printkit.model.maps import City, GameMap
-from printkit.sheets import _merge
 from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, Plan, plan
 from printkit.sheets.wording import explored
 
@@ -273,7 +272,7 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
     inner_w, inner_h = width - 2 * MARGIN, height - 2 * MARGIN
     shared: list[Item] = []
     name_w = 250.0
-    block, th = title_block(x0, y0, inner_w - name_w - 20, _merge.title(m),  # TODO(merge): m.title
+    block, th = title_block(x0, y0, inner_w - name_w - 20, m.title,
                             "Star your starting city. Each turn: Travel, Collect or Explore.")
     shared += block
     line, slot = name_line(x0 + inner_w - name_w, y0 + 2, name_w, "Name")
@@ -289,4 +288,4 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
     shared += _map_items(m, p.map_box)
     shared += _key(x0, p.key_y, p.left_w, m)[0]
     shared += _sections(p)
-    return pack(width, height, shared, names, slot, f"{_merge.title(m)} - map sheet", "map")
+    return pack(width, height, shared, names, slot, f"{m.title} - map sheet", "map")

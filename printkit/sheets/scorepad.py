@@ -7,7 +7,6 @@ from printkit.layout.columns import ColumnPad, column_pad
 from printkit.layout.common import GREY, INK, LIGHT, THIN, fitted, start_sheet, text
 from printkit.layout.primitives import Document, Item, Line, Rect, Style
 from printkit.model.maps import GameMap, Track
-from printkit.sheets import _merge
 from printkit.sheets.wording import cities_needed
 
 LABEL_W = 170.0
@@ -111,8 +110,8 @@ def _game_line(x: float, y: float, w: float) -> list[Item]:
 
 def build(m: GameMap, names: list[str], paper: str) -> Document:
     """Score pad pages for ``m``: players as columns (6 per page), as many games as fit a page."""
-    players = _merge.max_multiplayer(m)  # TODO(merge): the model's multiplayer player limit
-    sheet = start_sheet(paper, "Score pad", f"{_merge.title(m)} - one column per player", gap=10.0)
+    players = m.max_multiplayer
+    sheet = start_sheet(paper, "Score pad", f"{m.title} - one column per player", gap=10.0)
     notes = TIE_BREAK + (
         f" Solo or party (1 player, or more than {players}): in the Speed bonus row write {m.solo.turns} - t "
         "for a trip finished on turn t, and rate your total on the turn tracker."

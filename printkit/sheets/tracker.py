@@ -20,7 +20,6 @@ from printkit.layout.common import (
 )
 from printkit.layout.primitives import Circle, Document, Item, Rect, Style
 from printkit.model.maps import GameMap
-from printkit.sheets import _merge
 from printkit.sheets.wording import cities_needed, one_explored
 
 
@@ -72,9 +71,8 @@ def _dice_legend(m: GameMap, x: float, y: float, w: float) -> tuple[list[Item], 
     items: list[Item] = []
     die = 22.0
     row_h = die + 8
-    dice = _merge.dice(m)  # TODO(merge): m.dice
-    for i, action in enumerate(dice.actions):
-        faces = [f for f in dice.faces if dice.action_of(f) == action]
+    for i, action in enumerate(m.dice.names):
+        faces = list(m.dice.faces_of(action))
         ry = y + i * row_h
         for k, face in enumerate(faces):
             items.extend(die_face(x + k * (die + 5), ry, die, face))
@@ -86,7 +84,7 @@ def _dice_legend(m: GameMap, x: float, y: float, w: float) -> tuple[list[Item], 
         items.append(text(tx2, base, action, 11, "bold"))
         tx3 = tx2 + fonts.text_width(action, 11, "bold") + 8
         items.append(fitted(tx3, base, "- " + _action_help(m).get(action, ""), x + w - tx3, BODY_SIZE))
-    used = len(dice.actions) * row_h
+    used = len(m.dice.names) * row_h
     rule = (
         "Both dice show the same action: take that action once, plus one action of your choice "
         "(it may be the same). Otherwise take both actions, in either order. Move the token "
@@ -128,7 +126,7 @@ def _solo_notes(m: GameMap) -> list[str]:
 
 def build(m: GameMap, names: list[str], paper: str) -> Document:
     """The turn tracker for ``m`` (one page; names are ignored: it is shared)."""
-    sheet = start_sheet(paper, "Turn tracker", f"{_merge.title(m)} - solo and party mode", gap=14.0)
+    sheet = start_sheet(paper, "Turn tracker", f"{m.title} - solo and party mode", gap=14.0)
     width, height, x, w, items, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
 
     head, hh = section_header(x, y, w, f"Turns 1-{m.solo.turns}", "token starts on 1")

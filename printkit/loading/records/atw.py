@@ -1,7 +1,8 @@
-"""Read an Around the World game record into typed marks, checking every field.
+"""Read an Around the World game record into an :class:`~printkit.model.records.AtwRecord`.
 
-Every problem is collected and reported at once as
-``<file>: <field.path>: <message>`` (a :class:`~printkit.errors.DataError`).
+Every field is checked against the record's map; every problem is collected
+and reported at once as ``<file>: <field.path>: <message>`` (a
+:class:`~printkit.errors.DataError`).
 """
 
 from __future__ import annotations
@@ -11,12 +12,11 @@ from pathlib import Path
 from typing import Any, cast
 
 from printkit.errors import DataError, UnknownMapError
+from printkit.model import graph
 from printkit.model.maps import GameMap, Mode, Track
-from printkit.rules.atw import PlayerMarks, end_condition_met, score_game
-from printkit.rules.report import GameScore
+from printkit.model.records import AtwRecord, PlayerMarks
 
 MODES: tuple[Mode, ...] = ("multiplayer", "solo", "party")
-MAX_MULTIPLAYER = 6
 TOP_KEYS = ("game", "map", "mode", "players")
 # file key -> which tracks it marks ("collect" or all "explore" tracks)
 MARK_KEYS = {"souvenirs": "collect", "sights": "explore", "animals": "explore"}
@@ -136,8 +136,6 @@ class RecordReader:
         cities = [self.city(f"{path}[{i}]", c, start=i == 0) for i, c in enumerate(value)]
         if any(c is None for c in cities):
             return
-        from printkit.rules import graph
-
         check = graph.check_route(self.m, cast(list[str], cities))
         if not check.ok:
             self.bad(path, check.message)
@@ -211,7 +209,7 @@ class RecordReader:
 
     def finish(self, at: str, doc: dict[str, Any], fields: dict[str, Any]) -> None:
         """finished_turn (solo/party) and first_rare (multiplayer first bonus)."""
-        done = bool(fields.get("returned")) and end_condition_met(self.m, PlayerMarks("", **fields))
+        done = bool(fields.get("returned")) and self.m.every_region_visited(fields.get("visited", {}))
         turns = self.m.solo.turns
         need = f"every region needs {self.m.end_cities_per_region}+ visited and the player back at the start"
         if "finished_turn" in doc:
@@ -253,15 +251,16 @@ class RecordReader:
         fields["first"] = frozenset(firsts)
 
 
-def players_count_problem(mode: Mode, n: int) -> str | None:
-    """Why ``n`` players cannot play in ``mode``, or None if they can."""
+def players_count_problem(m: GameMap, mode: Mode, n: int) -> str | None:
+    """Why ``n`` players cannot play in ``mode`` on ``m``, or None if they can."""
+    low, high = m.min_multiplayer, m.max_multiplayer
     if n == 0:
         return "at least one player is needed"
     if mode == "solo" and n > 1:
         return f"solo mode is for 1 player, got {n} (a group playing with the dice is party mode)"
-    if mode == "multiplayer" and not 2 <= n <= MAX_MULTIPLAYER:
+    if mode == "multiplayer" and not low <= n <= high:
         hint = "one player plays solo mode" if n < 2 else f"{n} players play party mode"
-        return f"multiplayer is for 2-{MAX_MULTIPLAYER} players, got {n} ({hint})"
+        return f"multiplayer is for {low}-{high} players, got {n} ({hint})"
     if mode == "party" and n < 2:
         return "party mode is for 2 or more players, got 1 (one player plays solo mode)"
     return None
@@ -282,19 +281,19 @@ def resolve_map(value: Any, source: str, base_dir: Path) -> GameMap:
     raise DataError([f"{source}: map: {UnknownMapError.describe(value, maps)}"])
 
 
-def read_document(doc: dict[str, Any], source: str, base_dir: Path) -> tuple[GameMap, Mode, list[PlayerMarks]]:
-    """Check a whole record: map, mode and players, reporting every problem at once."""
+def read_record(doc: dict[str, Any], source: str, base_dir: Path) -> AtwRecord:
+    """Check a whole record: map (a map file relative to ``base_dir``), mode and players; every problem at once."""
     problems = [f"{source}: {k}: unknown key (expected one of: {', '.join(TOP_KEYS)})" for k in doc if k not in TOP_KEYS]
     m = resolve_map(doc.get("map"), source, base_dir)
     players = doc.get("players")
     if not isinstance(players, list):
         got = "nothing" if players is None else _shown(players)
         raise DataError([*problems, f"{source}: players: expected a list of [[players]] tables, got {got}"])
-    default: Mode = "solo" if len(players) == 1 else "party" if len(players) > MAX_MULTIPLAYER else "multiplayer"
+    default: Mode = "solo" if len(players) == 1 else "party" if len(players) > m.max_multiplayer else "multiplayer"
     mode = doc.get("mode", default)
     if mode not in MODES:
         raise DataError([*problems, f"{source}: mode: expected one of {', '.join(MODES)}, got {_shown(mode)}"])
-    count_problem = players_count_problem(mode, len(players))
+    count_problem = players_count_problem(m, mode, len(players))
     if count_problem:
         problems.append(f"{source}: players: {count_problem}")
     reader = RecordReader(m, source, mode)
@@ -308,15 +307,4 @@ def read_document(doc: dict[str, Any], source: str, base_dir: Path) -> tuple[Gam
             seen[p.name] = i
     if problems:
         raise DataError(problems)
-    return m, mode, [p for p in read if p is not None]
-
-
-def game_title(m: GameMap) -> str:
-    """The printed title of a game on ``m``, from the map's own name: ``Around the US in 15 Minutes``."""
-    return f"{m.name} in 15 Minutes"
-
-
-def score_document(doc: dict[str, Any], source: str, base_dir: Path) -> tuple[GameScore, str]:
-    """Check and score an Around the World record; also its title (:func:`game_title`)."""
-    m, mode, players = read_document(doc, source, base_dir)
-    return score_game(m, mode, players), game_title(m)
+    return AtwRecord(m, mode, tuple(p for p in read if p is not None))

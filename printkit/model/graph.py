@@ -1,4 +1,4 @@
-"""Route-graph helpers for scoring and the companions: distances and drawn routes.
+"""The route graph of a map: distances and drawn routes (used by record reading and scoring).
 
 Distances count routes (edges) on the map's whole graph, drawn or not, as the
 rulings say for tie-breaks and blocked travel.

@@ -1,0 +1,124 @@
+"""Typed records of played games: each game's data model and its players' marks.
+
+A record is what a game file says, checked against the game's data by
+:mod:`printkit.loading.records`; :mod:`printkit.rules` scores it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # annotations only: `printkit turns` imports the rules without the map model
+    from printkit.model.games import Globetrotting, Trekking, Wereldsteden
+    from printkit.model.maps import GameMap, Mode, Track
+
+
+@dataclass(frozen=True)
+class PlayerMarks:
+    """One player's finished Around the World sheet: marks per track and kind, places visited."""
+
+    name: str
+    marks: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
+    visited: Mapping[str, int] = field(default_factory=dict)
+    iconic: int = 0
+    returned: bool = False
+    finished_turn: int | None = None
+    first: frozenset[str] = frozenset()
+    start_city: str | None = None
+    final_city: str | None = None
+
+    def count(self, track: Track, kind_id: str) -> int:
+        """Marks in one row of a track (0 when not given)."""
+        return self.marks.get(track.id, {}).get(kind_id, 0)
+
+
+@dataclass(frozen=True)
+class AtwRecord:
+    """An Around the World game: its map, mode and every player's marks."""
+
+    map: GameMap
+    mode: Mode
+    players: tuple[PlayerMarks, ...]
+
+    @property
+    def title(self) -> str:
+        """The printed title: the map's, e.g. ``Around the US in 15 Minutes``."""
+        return self.map.title
+
+
+@dataclass(frozen=True)
+class TrekkingPlayer:
+    """One player's end-of-game values; ``suitcase_columns`` None means points given directly."""
+
+    name: str
+    tours: tuple[int, ...]
+    encounters: tuple[int, ...]
+    suitcase_columns: int | None
+    suitcase_points: int
+    money: int
+
+
+@dataclass(frozen=True)
+class TrekkingRecord:
+    """A Trekking the World game: the game's data, the players and the end trigger in force."""
+
+    game: Trekking
+    players: tuple[TrekkingPlayer, ...]
+    end_trigger: int
+
+    @property
+    def title(self) -> str:
+        """The printed title, the game's name."""
+        return self.game.name
+
+
+@dataclass(frozen=True)
+class GlobePlayer:
+    """One player's passport: total airfare, objective turns, bucket points, season marks."""
+
+    name: str
+    airfare: int
+    objectives: Mapping[str, int]
+    bucket_list: tuple[int, ...]
+    marks: int
+
+
+@dataclass(frozen=True)
+class GlobetrottingRecord:
+    """A Globetrotting game (2-4 players): the game's data and the players."""
+
+    game: Globetrotting
+    players: tuple[GlobePlayer, ...]
+
+    @property
+    def title(self) -> str:
+        """The printed title, the game's name."""
+        return self.game.name
+
+
+@dataclass(frozen=True)
+class WereldstedenPlayer:
+    """One player's winning tiles taken, by tile id (duplicates included)."""
+
+    name: str
+    tiles: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class WereldstedenRecord:
+    """A Wereldsteden game: the game's data, the players and whether the 8-tile variant is played.
+
+    ``source`` names the game file, for the message when the record shows two winners.
+    """
+
+    game: Wereldsteden
+    players: tuple[WereldstedenPlayer, ...]
+    variant: bool = False
+    source: str = ""
+
+    @property
+    def title(self) -> str:
+        """The printed title, the game's name."""
+        return self.game.name
