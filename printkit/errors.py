@@ -52,3 +52,27 @@ class StateError(PrintkitError):
 
 class RuleError(PrintkitError):
     """An action the rules do not allow (finish twice, undo at turn 0, ...)."""
+
+
+class InputError(RuleError):
+    """A value handed to the rules is not allowed.
+
+    ``field`` names the value in the rules' terms (``bucket_cards``, ``players``);
+    ``problem`` says what is wrong, with ``{got}`` where the value goes, so the
+    command line can show the value as it was typed and name its own option.
+    """
+
+    def __init__(self, field: str, problem: str, got: object = None) -> None:
+        self.field = field
+        self.problem = problem
+        self.got = got
+        super().__init__(f"{field.replace('_', ' ')}: {self.detail}")
+
+    def says(self, got: str) -> str:
+        """The problem, showing the value as ``got``."""
+        return self.problem.replace("{got}", got)
+
+    @property
+    def detail(self) -> str:
+        """The problem with the value as the rules saw it (text quoted), without the field's name."""
+        return self.says(repr(self.got) if isinstance(self.got, str) else str(self.got))

@@ -121,7 +121,7 @@ def test_rule_errors() -> None:
     game = _solo((1, 1))
     with pytest.raises(RuleError, match=r"^4 completed Bucket List cards, but you started with 3$"):
         abby.score(rules, game, [], [1, 1, 1, 1], 0)
-    with pytest.raises(RuleError, match=r"^--objective takes the turn it was achieved, 1-9; got 0$"):
+    with pytest.raises(RuleError, match=r"^objective: takes the turn it was achieved, 1-9; got 0$"):
         abby.score(rules, game, [0], [], 0)
     with pytest.raises(RuleError, match=r"^at most 2 global objectives, got 3$"):
         abby.score(rules, game, [1, 2, 3], [], 0)
@@ -196,3 +196,40 @@ def test_corrupt_and_missing_state_is_reported_and_left_alone(tmp_path: Path, ru
     assert missing.exit_code == 1
     assert missing.stderr == (f"Error: {tmp_path / 'none.json'}: no solo game here; start one with "
                               f"`printkit abby start --bucket-cards 3 --state {tmp_path / 'none.json'}`\n")  # fmt: skip
+
+
+def test_rule_errors_speak_of_the_game_not_of_command_line_flags() -> None:
+    from printkit.errors import InputError
+
+    rules = load_globetrotting()
+    calls = [
+        lambda: abby.new_game(rules, 8),
+        lambda: abby.check_cards([7, 12]),
+        lambda: abby.position_of("4"),
+        lambda: abby.abby_fare((1, 2, 3), 4),
+        lambda: abby.festival_total(rules, [1, 9, 0]),
+        lambda: abby.check_bucket_points([3, -1]),
+        lambda: abby.score(rules, _solo((1, 1)), [0], [], 0),
+        lambda: abby.score(rules, _solo((1, 1)), [], [], 12),
+    ]
+    fields = []
+    for call in calls:
+        with pytest.raises(InputError) as err:
+            call()
+        assert "--" not in str(err.value), str(err.value)
+        fields.append(err.value.field)
+    assert fields == ["bucket_cards", "cards", "position", "position", "festivals", "bucket_list", "objective",
+                      "festivals"]  # fmt: skip
+    with pytest.raises(InputError, match=r"^bucket cards: must be 3-7 \(cards per player, 1st Time Flyer to "
+                                         r"Globetrotter\), got 8$"):  # fmt: skip
+        abby.new_game(rules, 8)
+    assert abby.position_of(" Right ") == 3 and abby.position_of("2") == 2
+
+
+def test_a_total_beyond_the_festivals_is_a_usage_error_once_the_game_is_over(tmp_path: Path, runner: CliRunner) -> None:
+    state = tmp_path / "solo.json"
+    runner.invoke(cli, ["abby", "start", "--bucket-cards", "3", "--state", str(state)])
+    play(runner, state, GAME)
+    result = runner.invoke(cli, ["abby", "score", "--festivals", "12", "--state", str(state)])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == "Error: --festivals must be 0-6 (2 per season), got 12"

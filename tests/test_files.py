@@ -9,7 +9,8 @@ from pathlib import Path
 import pytest
 
 from printkit.errors import StateError
-from printkit.files import STATE_FORMAT, atomic_write, locked, read_state, write_state
+from printkit.files import atomic_write, locked
+from printkit.loading.state import STATE_FORMAT, read_state, write_state
 
 
 def test_atomic_write_replaces_whole_file(tmp_path: Path) -> None:

@@ -275,7 +275,7 @@ def test_save_folder_must_exist_before_typing(runner: CliRunner, tmp_path: Path)
 
 
 def test_table_rows_are_the_union_of_sections() -> None:
-    from printkit.cli.score_cmd import format_table
+    from printkit.present.score_text import format_table
     from printkit.rules.report import GameScore, PlayerScore, Section
 
     a = PlayerScore("Ann", (Section("tours", "Tours", 12, "x"), Section("bonus", "Bonus", 3, "y")))

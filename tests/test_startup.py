@@ -71,3 +71,11 @@ def test_the_probe_would_notice_a_heavy_import(tmp_path: Path) -> None:
     code, modules = loaded_after("turns", "start", "--seed", "1", "--state", str(tmp_path / "g.json"))
     assert code == 0
     assert "tomllib" in heavy_in(modules) and "printkit.loading.maps" in heavy_in(modules)
+
+
+@pytest.mark.parametrize("command", [["--help"], ["roll", "--help"], ["turns", "--help"], ["turns", "start", "--help"]])
+def test_help_imports_nothing_heavy(command: list[str]) -> None:
+    code, modules = loaded_after(*command)
+    assert code == 0
+    assert heavy_in(modules) == []
+    assert "printkit.loading.games" not in modules and "printkit.sheets" not in modules

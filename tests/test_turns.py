@@ -362,3 +362,26 @@ def test_read_only_state_is_not_changed(runner: CliRunner, state: Path) -> None:
     assert result.stderr == f"Error: {state}: state file is read-only; the game was not changed\n"
     assert state.read_bytes() == before
     assert run(runner, state, "status").exit_code == 0  # reading still works
+
+
+def test_navigator_note_follows_the_maps_multiplayer_range() -> None:
+    from printkit.loading.maps import load_map
+    from printkit.rules.turns import navigator_note
+
+    world = load_map("world")
+    assert navigator_note(world, 1) is None
+    assert navigator_note(world, 2) == "with 2-6 players the rulebook uses a Navigator; playing with the dice anyway"
+    assert navigator_note(world, 6) is not None
+    assert navigator_note(world, 7) is None
+
+
+def test_bad_player_names_are_a_typed_rule_error() -> None:
+    import pytest
+
+    from printkit.errors import InputError, RuleError
+    from printkit.rules.turns import check_players
+
+    with pytest.raises(InputError) as err:
+        check_players(["Ann", "ann"])
+    assert isinstance(err.value, RuleError) and err.value.field == "players"
+    assert err.value.detail == "player name 'ann' is given twice (names are compared ignoring case)"

@@ -127,7 +127,7 @@ def test_space_stays_empty_when_no_tile_fits() -> None:
 def test_same_seed_same_deal() -> None:
     a, _ = w.setup(GAME, random.Random(99))
     b, _ = w.setup(GAME, random.Random(99))
-    assert w.to_state(a) == w.to_state(b)
+    assert w.board_to_state(a) == w.board_to_state(b)
 
 
 def _doc(*players: tuple[str, list[str]], **top: Any) -> dict[str, Any]:
@@ -169,8 +169,8 @@ def test_cli_setup_refill_status(tmp_path: Path, runner: CliRunner) -> None:
     first = runner.invoke(cli, ["wereldsteden", "setup", "--seed", "7", "--state", str(state)])
     assert first.exit_code == 0, first.output
     saved = json.loads(state.read_text())
-    board = w.from_state(GAME, saved, str(state))
-    assert w.to_state(board) == w.to_state(w.setup(GAME, random.Random(7))[0])
+    board = w.from_state(saved, str(state), GAME).board
+    assert w.board_to_state(board) == w.board_to_state(w.setup(GAME, random.Random(7))[0])
     assert first.stdout.splitlines()[0] == "Winning tiles dealt (seed 7):"
     again = runner.invoke(cli, ["wereldsteden", "setup", "--seed", "8", "--state", str(state)])
     assert again.exit_code == 1
@@ -180,7 +180,7 @@ def test_cli_setup_refill_status(tmp_path: Path, runner: CliRunner) -> None:
     refill = runner.invoke(cli, ["wereldsteden", "refill", "Tokyo", "--state", str(state)])
     assert refill.exit_code == 0, refill.output
     assert refill.stdout.splitlines()[0] == f"Sold: {GAME.tile(sold or '').name} from tokyo."
-    after = w.from_state(GAME, json.loads(state.read_text()), str(state))
+    after = w.from_state(json.loads(state.read_text()), str(state), GAME).board
     check_board(GAME, after, Counter([sold or ""]))
     status = runner.invoke(cli, ["wereldsteden", "status", "--state", str(state)])
     assert status.stdout.splitlines()[0] == "Winning tiles (seed 7, 1 refill):"

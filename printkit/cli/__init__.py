@@ -2,18 +2,21 @@
 
 Only the invoked command's module is imported, so ``printkit roll`` pays for
 Click and the dice, nothing else. Heavy libraries are imported inside the
-commands that use them.
+commands that use them. The group reports every :class:`PrintkitError` of
+every command the same way: ``Error: <line>`` per line on stderr, exit status
+``exc.exit_code``.
 """
 
 from __future__ import annotations
 
 import importlib
 import sys
-from typing import Any
+from typing import Any, NoReturn
 
 import click
 
 from printkit import __version__
+from printkit.errors import PrintkitError
 
 # command name -> (module, attribute, one-line help shown by `printkit --help`)
 COMMANDS: dict[str, tuple[str, str, str]] = {
@@ -28,8 +31,22 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+def report(exc: PrintkitError) -> NoReturn:
+    """Print ``Error: <line>`` per line of the error on stderr and exit with its status."""
+    for line in str(exc).splitlines() or [type(exc).__name__]:
+        click.echo(f"Error: {line}", err=True)
+    raise SystemExit(exc.exit_code) from None
+
+
 class LazyGroup(click.Group):
-    """A group whose subcommands are imported only when used."""
+    """A group whose subcommands are imported only when used, and whose errors are reported in one place."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the chosen command; a PrintkitError from anywhere in it becomes ``Error: ...`` and its exit status."""
+        try:
+            return super().invoke(ctx)
+        except PrintkitError as exc:
+            report(exc)
 
     def list_commands(self, ctx: click.Context) -> list[str]:
         """Every command name, in help order, without importing any."""

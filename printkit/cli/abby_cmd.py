@@ -11,22 +11,16 @@ from typing import TYPE_CHECKING
 
 import click
 
-from printkit.cli.common import (
-    changing, load_state, replacing, reported, save_state, state_flag, state_option,
-)
-from printkit.errors import StateError
+from printkit.cli.common import FactsCommand, input_param, show_score
+from printkit.cli.state import Companion, force_option
 
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
-
-    from printkit.cli.common import Box
+    from printkit.cli.state import Saved
     from printkit.model.games import Globetrotting
     from printkit.rules.abby import SoloGame
 
-DEFAULT_STATE = "printkit-abby.json"
-STATE_KIND = "abby"
-POSITIONS = {"left": 1, "middle": 2, "right": 3, "1": 1, "2": 2, "3": 3}
-STATE = state_option(DEFAULT_STATE, "The solo game's state file.")
+ABBY = Companion("abby", "printkit-abby.json", "The solo game's state file.",
+                 "no solo game here; start one with", "printkit abby start --bucket-cards 3")  # fmt: skip
 
 
 def _rules() -> Globetrotting:
@@ -35,19 +29,19 @@ def _rules() -> Globetrotting:
     return load_globetrotting()
 
 
-def _load(path: str, rules: Globetrotting) -> SoloGame:
-    from printkit.rules.abby import from_state
+def _facts() -> dict[str, object]:
+    """The numbers Abby's help quotes, from the Globetrotting data."""
+    rules = _rules()
+    a = rules.abby
+    return {"flights": rules.flights, "bucket_min": rules.bucket_cards_min, "bucket_max": rules.bucket_cards_max,
+            "per_card": a.per_bucket_card, "festivals": a.festivals, "turn": a.objectives_turn,
+            "later": rules.objective_later, "first": rules.objective_first, "airfare": a.airfare_bonus}  # fmt: skip
 
-    hint = f"printkit abby start --bucket-cards 3{state_flag(path, DEFAULT_STATE)}"
-    missing = f"no solo game here; start one with `{hint}`"
-    return from_state(load_state(path, STATE_KIND, missing), path, rules)
 
+def _saved(path: str, rules: Globetrotting) -> Saved[SoloGame]:
+    from printkit.rules.abby import from_state, to_state
 
-def _changing(path: str, rules: Globetrotting) -> AbstractContextManager[Box[SoloGame]]:
-    """Lock and load the solo game; the caller replaces ``box.value``; saved if it changed."""
-    from printkit.rules.abby import to_state
-
-    return changing(path, STATE_KIND, lambda p: _load(p, rules), to_state)
+    return ABBY.at(path, to_state, lambda doc, p: from_state(doc, p, rules))
 
 
 def _ints(value: str, option: str) -> list[int]:
@@ -81,30 +75,29 @@ def abby() -> None:
     """
 
 
-@abby.command(name="start")
-@click.option("--bucket-cards", type=int, required=True, help="Bucket List cards you keep (3-7).")
-@click.option("--force", is_flag=True, help="Replace a game that is still in progress.")
-@STATE
+@abby.command(name="start", cls=FactsCommand, facts=_facts)
+@click.option("--bucket-cards", type=int, required=True, help="Bucket List cards you keep.")
+@force_option("Replace a game that is still in progress.")
+@ABBY.option
 def start(bucket_cards: int, force: bool, state_path: str) -> None:
-    """Start a solo game against Abby.
+    """Start a solo game against Abby, keeping {bucket_min}-{bucket_max} Bucket List cards.
 
     \b
     Example:
       printkit abby start --bucket-cards 5 --state solo.json
     """
-    from printkit.errors import RuleError
-    from printkit.rules.abby import new_game, to_state
+    from printkit.rules.abby import new_game
 
     rules = _rules()
-    try:
+    with input_param("'--bucket-cards'"):
         game = new_game(rules, bucket_cards)
-    except RuleError as exc:
-        raise click.BadParameter(str(exc).removeprefix("--bucket-cards "), param_hint="'--bucket-cards'") from None
-    with replacing(state_path, lambda path: _load(path, rules)) as old:
-        if old is not None and len(old.turns) < rules.flights and not force:
-            raise StateError(f"{state_path}: a solo game is in progress (flight {len(old.turns)} of "
-                             f"{rules.flights}); replace it with --force")  # fmt: skip
-        save_state(state_path, STATE_KIND, to_state(game))
+
+    def busy(old: SoloGame) -> str | None:
+        if len(old.turns) >= rules.flights:
+            return None
+        return f"a solo game is in progress (flight {len(old.turns)} of {rules.flights}); replace it with --force"
+
+    _saved(state_path, rules).replace(game, force, busy)
     click.echo(f"New solo game against Abby: {bucket_cards} Bucket List cards, {rules.flights} flights.")
     click.echo("Each turn: `printkit abby turn --cards A,B,C --chose K --airfare N`.")
     click.echo(f"Saved in {state_path}.")
@@ -114,7 +107,7 @@ def start(bucket_cards: int, force: bool, state_path: str) -> None:
 @click.option("--cards", required=True, help="The 3 cards' coordinate numbers, left to right, e.g. 7,12,3.")
 @click.option("--chose", required=True, help="Position of your card: 1-3 or left/middle/right.")
 @click.option("--airfare", type=click.IntRange(min=0), required=True, help="Your airfare this flight.")
-@STATE
+@ABBY.option
 def turn(cards: str, chose: str, airfare: int, state_path: str) -> None:
     """Log a flight: your card and airfare; Abby flies for the card to its right.
 
@@ -122,18 +115,15 @@ def turn(cards: str, chose: str, airfare: int, state_path: str) -> None:
     Example:
       printkit abby turn --cards 7,12,3 --chose right --airfare 5
     """
-    from printkit.rules.abby import play_turn
+    from printkit.rules.abby import check_cards, play_turn, position_of
 
     numbers = _ints(cards, "--cards")
-    if len(numbers) != 3 or any(n < 1 for n in numbers):
-        raise click.BadParameter(f"expected the 3 coordinate numbers shown (1 or more), left to right, like 7,12,3; "
-                                 f"got {cards!r}", param_hint="'--cards'")  # fmt: skip
-    position = POSITIONS.get(chose.strip().lower())
-    if position is None:
-        raise click.BadParameter(f"expected the position of your card, 1-3 or left/middle/right; got {chose!r}",
-                                 param_hint="'--chose'")  # fmt: skip
+    with input_param("'--cards'", cards):
+        check_cards(numbers)
+    with input_param("'--chose'", chose):
+        position = position_of(chose)
     rules = _rules()
-    with _changing(state_path, rules) as box:
+    with _saved(state_path, rules).changing() as box:
         box.value = play_turn(rules, box.value, numbers, position, airfare)
     game = box.value
     t = game.turns[-1]
@@ -146,7 +136,7 @@ def turn(cards: str, chose: str, airfare: int, state_path: str) -> None:
 
 
 @abby.command(name="undo")
-@STATE
+@ABBY.option
 def undo(state_path: str) -> None:
     """Take back the last flight.
 
@@ -157,14 +147,14 @@ def undo(state_path: str) -> None:
     from printkit.rules.abby import undo as undo_turn
 
     rules = _rules()
-    with _changing(state_path, rules) as box:
+    with _saved(state_path, rules).changing() as box:
         last = len(box.value.turns)
         box.value = undo_turn(box.value)
     click.echo(f"Took back flight {last}. {_totals(box.value)}")
 
 
 @abby.command(name="status")
-@STATE
+@ABBY.option
 def status(state_path: str) -> None:
     """Show every flight so far and both running totals.
 
@@ -173,8 +163,7 @@ def status(state_path: str) -> None:
       printkit abby status
     """
     rules = _rules()
-    with reported():
-        game = _load(state_path, rules)
+    game = _saved(state_path, rules).load()
     click.echo(f"Solo game against Abby: {game.bucket_cards} Bucket List cards, "
                f"flight {len(game.turns)} of {rules.flights}.")  # fmt: skip
     you = her = 0
@@ -186,44 +175,41 @@ def status(state_path: str) -> None:
     click.echo(_totals(game))
 
 
-@abby.command(name="score")
+@abby.command(name="score", cls=FactsCommand, facts=_facts)
 @click.option("--objective", "objectives", type=int, multiple=True,
               help="Turn you achieved a global objective (once per objective achieved).")
 @click.option("--bucket-list", default="", help="Points of each Bucket List card you completed, e.g. 3,5.")
 @click.option("--festivals", default="0", help="Festivals marked: a total, or per season e.g. 1,2,0.")
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON.")
-@STATE
+@ABBY.option
 def score(objectives: tuple[int, ...], bucket_list: str, festivals: str, as_json: bool, state_path: str) -> None:
-    """Score you and Abby after 9 flights and say who won.
+    """Score you and Abby after {flights} flights and say who won.
 
-    Abby: 2 per Bucket List card you started with, 3 for festivals, both
-    objectives on turn 6 (4 instead of 6 for one you achieved earlier), and
-    2 if she spent less. Ties: lower airfare wins, then a shared victory.
+    Abby: {per_card} per Bucket List card you started with, {festivals} for
+    festivals, both objectives on turn {turn} ({later} instead of {first} for one
+    you achieved earlier), and {airfare} if she spent less. Ties: lower airfare
+    wins, then a shared victory.
 
     \b
     Example:
       printkit abby score --objective 4 --objective 8 --bucket-list 3,5 --festivals 1,2,0
     """
-    from printkit.cli.score_cmd import show
-    from printkit.errors import RuleError
+    from printkit.errors import InputError, RuleError
+    from printkit.rules.abby import check_bucket_points, festival_total
     from printkit.rules.abby import score as score_game
 
     rules = _rules()
-    marks = _ints(festivals, "--festivals")
-    per = rules.festivals_per_season
-    if len(marks) not in (1, len(rules.seasons)) or any(m < 0 for m in marks) or (
-            len(marks) > 1 and any(m > per for m in marks)):
-        raise click.BadParameter(f"expected a total (0-{per * len(rules.seasons)}) or one number per season "
-                                 f"(0-{per} each), e.g. 1,2,0; got {festivals!r}", param_hint="'--festivals'")  # fmt: skip
+    with input_param("'--festivals'", festivals):
+        marks = festival_total(rules, _ints(festivals, "--festivals"))
     bucket = _ints(bucket_list, "--bucket-list")
-    if any(b < 0 for b in bucket):
-        raise click.BadParameter(f"points cannot be negative, got {bucket_list!r}", param_hint="'--bucket-list'")
-    with reported():
-        game = _load(state_path, rules)
-        try:
-            result = score_game(rules, game, list(objectives), bucket, sum(marks))
-        except RuleError as exc:
-            if len(game.turns) < rules.flights:
-                raise
-            raise click.UsageError(str(exc)) from None
-    show(result, rules.name, as_json=as_json)
+    with input_param("'--bucket-list'", bucket_list):
+        check_bucket_points(bucket)
+    game = _saved(state_path, rules).load()
+    try:
+        result = score_game(rules, game, list(objectives), bucket, marks)
+    except RuleError as exc:
+        if len(game.turns) < rules.flights:
+            raise
+        flag = f"--{exc.field.replace('_', '-')} " if isinstance(exc, InputError) else ""
+        raise click.UsageError(flag + (exc.detail if isinstance(exc, InputError) else str(exc))) from None
+    show_score(result, as_json=as_json)

@@ -1,47 +1,23 @@
-"""Helpers shared by the command modules: errors to messages and exit codes, state files.
+"""Helpers shared by the command modules: option values, maps named by an option, help built from data.
 
-Kept light (Click and the standard library's ``os``): ``printkit roll`` and
-``printkit turns next`` import this module, so anything heavier is imported
-inside the function that needs it.
+Kept light (Click and the standard library): ``printkit roll`` and ``printkit
+turns next`` import this module, so anything heavier is imported inside the
+function that needs it. Errors are reported once, by the group (``printkit.cli``).
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
-from collections.abc import Callable, Iterator
-from typing import Any, Generic, NoReturn, TypeVar
+from collections.abc import Callable, Iterator, Mapping
+from typing import TYPE_CHECKING, Any
 
 import click
 
-from printkit.errors import PrintkitError, StateError, UnknownMapError
+from printkit.errors import InputError, UnknownMapError
 
-T = TypeVar("T")
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-@contextlib.contextmanager
-def reported(map_param: str | None = None) -> Iterator[None]:
-    """Turn a PrintkitError into ``Error: ...`` on stderr and its exit status.
-
-    With ``map_param`` (the hint of the option or argument that named a map,
-    e.g. ``"'--map'"``), an unknown map name is a usage error instead:
-    ``Error: Invalid value for '--map': unknown map ...``, exit status 2.
-    """
-    try:
-        yield
-    except UnknownMapError as exc:
-        if map_param is not None:
-            raise click.BadParameter(exc.message, param_hint=map_param) from None
-        _report(exc)
-    except PrintkitError as exc:
-        _report(exc)
-
-
-def _report(exc: PrintkitError) -> NoReturn:
-    for line in str(exc).splitlines() or [type(exc).__name__]:
-        click.echo(f"Error: {line}", err=True)
-    raise SystemExit(exc.exit_code) from None
+if TYPE_CHECKING:
+    from printkit.model.maps import GameMap
+    from printkit.rules.report import GameScore
 
 
 def names_option(value: str | None) -> list[str]:
@@ -60,74 +36,96 @@ def seed_or_random(seed: int | None) -> int:
     return random.SystemRandom().randrange(1_000_000)
 
 
-def state_option(default: str, help_text: str, envvar: str | None = None) -> Callable[[F], F]:
-    """The ``--state PATH`` option (passed as ``state_path``) of every subcommand of a companion."""
-    option: Callable[[F], F] = click.option(
-        "--state", "state_path", type=click.Path(dir_okay=False), default=default, envvar=envvar,
-        show_default=True, help=help_text,
-    )  # fmt: skip
-    return option
+@contextlib.contextmanager
+def map_param(hint: str) -> Iterator[None]:
+    """An unknown map named by the option or argument ``hint`` (e.g. ``"'--map'"``) is a usage error.
 
-
-def state_flag(path: str, default: str) -> str:
-    """`` --state PATH`` to repeat in a suggested command, or nothing for the default file."""
-    return "" if path == default else f" --state {path}"
-
-
-def load_state(path: str, kind: str, missing: str) -> dict[str, Any]:
-    """The JSON state of ``kind`` saved at ``path``; StateError ``<path>: <missing>`` when there is none."""
-    from printkit import __version__
-    from printkit.files import read_state
-
-    if not os.path.exists(path):
-        raise StateError(f"{path}: {missing}")
-    return read_state(path, kind, __version__)
-
-
-def save_state(path: str, kind: str, doc: dict[str, Any]) -> None:
-    """Write the JSON state of ``kind`` to ``path`` atomically, stamped with printkit's version."""
-    from printkit import __version__
-    from printkit.files import write_state
-
-    write_state(path, kind, {"printkit_version": __version__, **doc})
-
-
-class Box(Generic[T]):
-    """The value inside a ``changing`` block: change it in place or replace ``.value``."""
-
-    def __init__(self, value: T) -> None:
-        self.value = value
+    ``Error: Invalid value for '--map': unknown map ...``, exit status 2;
+    every other error is left to the group's one handler.
+    """
+    try:
+        yield
+    except UnknownMapError as exc:
+        raise click.BadParameter(exc.message, param_hint=hint) from None
 
 
 @contextlib.contextmanager
-def changing(path: str, kind: str, load: Callable[[str], T], dump: Callable[[T], dict[str, Any]]) -> Iterator[Box[T]]:
-    """Lock the state file, load it, let the caller change it, save it if it changed and no error came.
+def input_param(hint: str, typed: str | None = None) -> Iterator[None]:
+    """A rule's InputError about the value of option ``hint`` is a usage error for that option.
 
-    ``load(path)`` reads the value (raising StateError for a missing or
-    corrupt file, which is then left untouched, without a lock file);
-    ``dump(value)`` is the JSON document saved. Errors are ``reported()``.
+    ``typed`` is the value as the user typed it, shown in the message instead
+    of the value as the rules saw it.
     """
-    from printkit.files import locked
-
-    with reported():
-        load(path)  # a missing or corrupt file stops here, before any lock file is made
-        with locked(path):
-            box = Box(load(path))
-            before = dump(box.value)
-            yield box
-            after = dump(box.value)
-            if after != before:
-                save_state(path, kind, after)
+    try:
+        yield
+    except InputError as exc:
+        detail = exc.detail if typed is None else exc.says(repr(typed))
+        raise click.BadParameter(detail, param_hint=hint) from None
 
 
-@contextlib.contextmanager
-def replacing(path: str, load: Callable[[str], T]) -> Iterator[T | None]:
-    """Lock the state file and yield the value saved there (None if none) before a new game replaces it.
+def load_map_param(name: str, hint: str = "'--map'") -> GameMap:
+    """Load a bundled map id or a .toml path named by option ``hint``."""
+    from printkit.loading import maps as loader
 
-    A corrupt or foreign file stops here (reported), untouched; the caller
-    decides whether the old value may be replaced and saves the new one.
+    with map_param(hint):
+        return loader.load_map(name)
+
+
+def checked_players(players: str | None, default: list[str]) -> tuple[str, ...]:
+    """The ``--players`` names (or ``default``), checked; a usage error if they cannot play."""
+    from printkit.rules.turns import check_players
+
+    with input_param("'--players'"):
+        return check_players(names_option(players) if players is not None else default)
+
+
+def show_score(result: GameScore, title: str | None = None, *, as_json: bool = False) -> None:
+    """Print a scored game as a table under ``title`` (default: the game's title), or as JSON."""
+    from printkit.present.score_text import score_json, score_text
+
+    click.echo(score_json(result) if as_json else score_text(result, title))
+
+
+def bundled_map_ids() -> str:
+    """The bundled Around the World map ids, for help texts: ``world, us, europe, south-america``."""
+    from printkit.loading.maps import bundled_maps
+
+    return ", ".join(bundled_maps())
+
+
+class FactsCommand(click.Command):
+    """A command whose help quotes game facts: its ``{name}`` fields are filled from the data when shown.
+
+    ``facts()`` is called only when the help is shown, so listing or running
+    the command loads nothing for it.
     """
-    from printkit.files import locked
 
-    with reported(), locked(path):
-        yield load(path) if os.path.exists(path) else None
+    def __init__(self, *args: Any, facts: Callable[[], Mapping[str, object]], **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self.facts = facts
+
+    @contextlib.contextmanager
+    def _filled(self) -> Iterator[None]:
+        template = self.help
+        if template is not None:
+            self.help = template.format_map(self.facts())
+        try:
+            yield
+        finally:
+            self.help = template
+
+    def format_help_text(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """The help text, its facts filled in."""
+        with self._filled():
+            super().format_help_text(ctx, formatter)
+
+    def get_short_help_str(self, limit: int = 45) -> str:
+        """The first sentence of the help, its facts filled in (loaded only if it quotes any)."""
+        if "{" not in (self.help or "").split("\n\n", 1)[0]:
+            return super().get_short_help_str(limit)
+        with self._filled():
+            return super().get_short_help_str(limit)
+
+
+class FactsGroup(FactsCommand, click.Group):
+    """A group of commands whose own help quotes game facts (see :class:`FactsCommand`)."""

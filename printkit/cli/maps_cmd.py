@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from printkit.cli.common import reported
+from printkit.cli.common import FactsCommand, bundled_map_ids, map_param
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap, Track
@@ -31,8 +31,7 @@ def maps(ctx: click.Context) -> None:
         return
     from printkit.loading.maps import bundled_maps, load_map
 
-    with reported():
-        rows = [load_map(name) for name in bundled_maps()]
+    rows = [load_map(name) for name in bundled_maps()]
     click.echo(f"{'MAP':<15} {'NAME':<22} {'REGIONS':>7} {'CITIES':>6}")
     for m in rows:
         iconic = len(m.iconic_cities)
@@ -40,14 +39,13 @@ def maps(ctx: click.Context) -> None:
         click.echo(f"{m.id:<15} {m.name:<22} {len(m.regions):>7} {len(m.cities):>6}{extra}")
 
 
-@maps.command()
+@maps.command(cls=FactsCommand, facts=lambda: {"maps": bundled_map_ids()})
 @click.argument("name")
 @click.option("--json", "as_json", is_flag=True, help="Print the whole map as JSON (stable keys).")
 def show(name: str, as_json: bool) -> None:
     """Show a map: regions, cities, souvenirs, sights, routes, scoring.
 
-    NAME is a bundled map (world, us, europe, south-america) or the path of
-    a map .toml file.
+    NAME is a bundled map ({maps}) or the path of a map .toml file.
 
     \b
     Example:
@@ -57,7 +55,7 @@ def show(name: str, as_json: bool) -> None:
     """
     from printkit.loading.maps import load_map
 
-    with reported(map_param="'NAME'"):
+    with map_param("'NAME'"):
         m = load_map(name)
     if as_json:
         import json

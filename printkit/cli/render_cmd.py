@@ -4,10 +4,15 @@ from __future__ import annotations
 
 import sys
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import click
 
-from printkit.cli.common import names_option, reported
+from printkit.cli.common import FactsCommand, bundled_map_ids, map_param, names_option
+
+if TYPE_CHECKING:
+    from printkit.backends import Format
+    from printkit.layout.primitives import Document
 
 FORMAT_CHOICES = ("pdf", "svg", "png")
 PAPER_CHOICES = ("a4", "letter")
@@ -27,7 +32,50 @@ def default_output(kind: str, subject: str, paper: str, fmt: str, players: int) 
     return Path("output") / f"{kind}-{_slug(subject)}-{paper}{pack}.{fmt}"
 
 
-@click.command(name="render")
+def _facts() -> dict[str, object]:
+    """The sheet kinds, maps and games the help names, from the data."""
+    from printkit import registry
+
+    others = [g.id for g in registry.GAMES if g.id != registry.ATW]
+    return {"kinds": ", ".join(registry.sheet_kinds("world")), "maps": bundled_map_ids(), "games": ", ".join(others)}
+
+
+def _roster(players: int | None, names: str | None) -> list[str]:
+    """One entry per sheet: the names given, or blanks for ``--players`` (one sheet by default)."""
+    player_names = names_option(names)
+    if names is not None and not player_names:
+        raise click.BadParameter("give at least one name, e.g. --names \"Ann,Bo\"", param_hint="'--names'")
+    if player_names and players is not None and players != len(player_names):
+        raise click.UsageError(f"--players {players} does not match the {len(player_names)} names given; "
+                               "give one of them")
+    if len(player_names) > MAX_PLAYERS:
+        raise click.BadParameter(f"at most {MAX_PLAYERS} names", param_hint="'--names'")
+    return player_names or [""] * (players or 1)
+
+
+def _build(kind: str, subject: str, roster: list[str], paper: str) -> Document:
+    """Lay out the sheet; an unknown map or sheet kind is a usage error."""
+    from printkit import registry
+
+    with map_param("'MAP'"):
+        try:
+            return registry.build_sheet(kind, subject, roster, paper)
+        except registry.UnknownSheet as exc:
+            raise click.UsageError(str(exc)) from None
+
+
+def _write(document: Document, chosen: Format, target: Path) -> list[Path]:
+    """Write the files, with a progress bar on a terminal for long jobs."""
+    from printkit import backends
+
+    total = backends.steps(document, chosen)
+    if sys.stderr.isatty() and total > 1:
+        with click.progressbar(length=total, label="Rendering", file=sys.stderr) as bar:
+            return backends.write(document, chosen, target, bar.update)
+    return backends.write(document, chosen, target)
+
+
+@click.command(name="render", cls=FactsCommand, facts=_facts)
 @click.argument("kind", metavar="KIND")
 @click.argument("subject", metavar="MAP")
 @click.option("--players", type=click.IntRange(1, MAX_PLAYERS), help="Number of blank sheets (one per player).")
@@ -42,11 +90,10 @@ def default_output(kind: str, subject: str, paper: str, fmt: str, players: int) 
               help="Seed for anything random (sheets are not random today; kept for reproducible scripts).")
 def render(kind: str, subject: str, players: int | None, names: str | None, fmt: str | None, paper: str,
            output: str | None, seed: int) -> None:
-    """Render sheet KIND (map, tracker, scorepad) of MAP to PDF, SVG or PNG.
+    """Render sheet KIND ({kinds}) of MAP to PDF, SVG or PNG.
 
-    MAP is a bundled map (world, us, europe, south-america), a map .toml
-    file, or another game (trekking-the-world, globetrotting, wereldsteden)
-    with its own sheet kinds. A pack for several players is one PDF with a
+    MAP is a bundled map ({maps}), a map .toml file, or another game
+    ({games}) with its own sheet kinds. A pack for several players is one PDF with a
     page per player, or one SVG/PNG file per page (name-01.svg, ...). Files
     are replaced atomically; the same inputs give byte-identical files.
 
@@ -57,47 +104,28 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
       printkit render scorepad europe --players 8 --format svg
     """
     from printkit import backends
-    from printkit import registry
 
-    player_names = names_option(names)
-    if names is not None and not player_names:
-        raise click.BadParameter("give at least one name, e.g. --names \"Ann,Bo\"", param_hint="'--names'")
-    if player_names and players is not None and players != len(player_names):
-        raise click.UsageError(f"--players {players} does not match the {len(player_names)} names given; "
-                               "give one of them")
-    if len(player_names) > MAX_PLAYERS:
-        raise click.BadParameter(f"at most {MAX_PLAYERS} names", param_hint="'--names'")
-    roster = player_names or [""] * (players or 1)
+    roster = _roster(players, names)
     try:
         chosen = backends.format_for(None if output in (None, "-") else output, fmt)
     except backends.OutputError as exc:
         raise click.BadParameter(str(exc), param_hint="'-o' / '--output'") from None
-    with reported(map_param="'MAP'"):
-        try:
-            document = registry.build_sheet(kind, subject, roster, paper.lower())
-        except registry.UnknownSheet as exc:
-            raise click.UsageError(str(exc)) from None
-        count = backends.file_count(document, chosen)
-        if output == "-":
-            if count != 1:
-                raise click.UsageError(
-                    f"{chosen.upper()} gives one file per page and this sheet has {count} pages; "
-                    "use -o PATH (or --format pdf) instead of -o -"
-                )
-            data = backends.render(document, chosen)[0]
-            sys.stdout.buffer.write(data)
-            return
-        target = Path(output) if output else default_output(kind, subject, paper.lower(), chosen, len(roster))
-        if not output:
-            target.parent.mkdir(parents=True, exist_ok=True)
-        elif not target.parent.is_dir():
-            raise click.BadParameter(f"folder {str(target.parent)!r} does not exist", param_hint="'-o' / '--output'")
-        total = backends.steps(document, chosen)
-        if sys.stderr.isatty() and total > 1:
-            with click.progressbar(length=total, label="Rendering", file=sys.stderr) as bar:
-                paths = backends.write(document, chosen, target, bar.update)
-        else:
-            paths = backends.write(document, chosen, target)
+    document = _build(kind, subject, roster, paper.lower())
+    count = backends.file_count(document, chosen)
+    if output == "-":
+        if count != 1:
+            raise click.UsageError(
+                f"{chosen.upper()} gives one file per page and this sheet has {count} pages; "
+                "use -o PATH (or --format pdf) instead of -o -"
+            )
+        sys.stdout.buffer.write(backends.render(document, chosen)[0])
+        return
+    target = Path(output) if output else default_output(kind, subject, paper.lower(), chosen, len(roster))
+    if not output:
+        target.parent.mkdir(parents=True, exist_ok=True)
+    elif not target.parent.is_dir():
+        raise click.BadParameter(f"folder {str(target.parent)!r} does not exist", param_hint="'-o' / '--output'")
+    paths = _write(document, chosen, target)
     pages = len(document.pages)
     where = str(paths[0]) if len(paths) == 1 else f"{paths[0]} ... {paths[-1].name}"
     click.echo(f"Wrote {where} ({pages} page{'s' if pages != 1 else ''}, {chosen.upper()}, {PAPER_NAMES[paper.lower()]})")

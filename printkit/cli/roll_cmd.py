@@ -6,15 +6,22 @@ import random
 
 import click
 
-from printkit.cli.common import reported
+from printkit.cli.common import FactsCommand
 from printkit.rules.dice import roll as roll_dice
 
 
-@click.command(name="roll")
+def _facts() -> dict[str, object]:
+    """The dice table the help quotes, from the data."""
+    from printkit.loading.dice import load_dice
+
+    return {"legend": load_dice().legend()}
+
+
+@click.command(name="roll", cls=FactsCommand, facts=_facts)
 @click.option("--seed", type=int, default=None, help="Seed for a repeatable roll (default: random).")
 @click.option("--json", "as_json", is_flag=True, help='Print {"dice":[a,b],"actions":[...],"choice":bool}.')
 def roll(seed: int | None, as_json: bool) -> None:
-    """Roll two six-sided dice: 1-2 Travel, 3-4 Collect, 5-6 Explore.
+    """Roll the two solo/party dice: {legend}.
 
     Two dice showing the same action mean that action plus one action of
     your choice. The same --seed always gives the same roll.
@@ -26,9 +33,7 @@ def roll(seed: int | None, as_json: bool) -> None:
     """
     from printkit.loading.dice import load_dice
 
-    with reported():
-        table = load_dice()
-    result = roll_dice(table, random.Random(seed))
+    result = roll_dice(load_dice(), random.Random(seed))
     if as_json:
         import json
 

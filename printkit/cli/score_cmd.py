@@ -9,14 +9,18 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from printkit.cli.common import reported
+from printkit.cli.common import FactsCommand, bundled_map_ids, show_score
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap, Mode
     from printkit.rules.report import GameScore
 
 
-@click.command(name="score")
+def _facts() -> dict[str, object]:
+    return {"maps": bundled_map_ids()}
+
+
+@click.command(name="score", cls=FactsCommand, facts=_facts)
 @click.argument("gamefile", metavar="GAMEFILE|MAP")
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON (keys documented in the README).")
 @click.option(
@@ -29,9 +33,9 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
     """Score a finished game: every section, totals, winner(s) and tie-breaks.
 
     GAMEFILE is a TOML or JSON game record (any game: its `game` key picks
-    the rules; Around the World by default). Give a MAP instead (world, us,
-    europe, south-america, or a map .toml file) to type in each player's
-    marks; --save keeps them as a game file for later.
+    the rules; Around the World by default). Give a MAP instead ({maps},
+    or a map .toml file) to type in each player's marks; --save keeps them
+    as a game file for later.
 
     Ties go to the player fewest routes from their final city back to the
     start; still tied, the win is shared. Solo/party games get a rating.
@@ -43,52 +47,72 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
       printkit score game.json --json
       printkit score world --save tonight.toml
     """
-    with reported():
-        from printkit import registry
-        from printkit.loading.maps import bundled_maps, load_map
-        from printkit.loading.records import dump_record, load_record
+    from printkit import registry
+    from printkit.loading.records import load_record
 
-        path = Path(gamefile)
-        if path.is_file():
-            doc = load_record(path)
-            if "players" in doc or "cities" not in doc:
-                if save:
-                    raise click.UsageError("--save is for marks typed in; this game is already a file")
-                show(*registry.score_document(doc, str(path), path.parent), as_json=as_json)
-                return
-            map_value = str(path.resolve())
-        else:
-            if gamefile not in bundled_maps():
-                raise click.BadParameter(
-                    f"no game file {gamefile!r}; give a game file (.toml or .json) or a map to type in "
-                    f"the marks ({', '.join(bundled_maps())}, or a map .toml file)",
-                    param_hint="'GAMEFILE|MAP'",
-                )
-            map_value = gamefile
-        if not (force_prompt or sys.stdin.isatty()):
-            raise click.UsageError(
-                f"{gamefile!r} is a map, not a game file: run this in a terminal to type in the marks "
-                "(or pass --prompt), or give a game file"
-            )
-        if save and not Path(save).resolve().parent.is_dir():
-            raise click.BadParameter(f"folder {str(Path(save).parent)!r} does not exist", param_hint="'--save'")
-        m = load_map(map_value)
-        doc = enter_game(m, map_value)
-        result = registry.score_document(doc, "entered marks", Path("."))[0]
-        result, doc = break_tie(m, doc, result)
-        title = m.title
-        if save:
-            from printkit.files import atomic_write
+    path = Path(gamefile)
+    if path.is_file():
+        doc = load_record(path)
+        if "players" in doc or "cities" not in doc:
+            if save:
+                raise click.UsageError("--save is for marks typed in; this game is already a file")
+            show_score(*registry.score_document(doc, str(path), path.parent), as_json=as_json)
+            return
+        map_value = str(path.resolve())
+    else:
+        map_value = _map_to_enter(gamefile)
+    if not (force_prompt or sys.stdin.isatty()):
+        raise click.UsageError(
+            f"{gamefile!r} is a map, not a game file: run this in a terminal to type in the marks "
+            "(or pass --prompt), or give a game file"
+        )
+    if save and not Path(save).resolve().parent.is_dir():
+        raise click.BadParameter(f"folder {str(Path(save).parent)!r} does not exist", param_hint="'--save'")
+    _score_entered(map_value, save, as_json)
 
-            fmt = "json" if save.lower().endswith(".json") else "toml"
-            if map_value not in bundled_maps():
-                doc["map"] = os.path.relpath(map_value, Path(save).resolve().parent)
-            try:
-                atomic_write(save, dump_record(doc, fmt).encode())
-            except OSError as exc:
-                raise click.FileError(save, hint=exc.strerror or str(exc)) from None
-            click.echo(f"Saved the game to {save}", err=True)
-        show(result, title, as_json=as_json)
+
+def _map_to_enter(gamefile: str) -> str:
+    """A bundled map named instead of a game file; a usage error for anything else."""
+    from printkit.loading.maps import bundled_maps
+
+    if gamefile not in bundled_maps():
+        raise click.BadParameter(
+            f"no game file {gamefile!r}; give a game file (.toml or .json) or a map to type in "
+            f"the marks ({', '.join(bundled_maps())}, or a map .toml file)",
+            param_hint="'GAMEFILE|MAP'",
+        )
+    return gamefile
+
+
+def _score_entered(map_value: str, save: str | None, as_json: bool) -> None:
+    """Ask for the marks on this map, score them, and save them as a game file if asked."""
+    from printkit import registry
+    from printkit.loading.maps import load_map
+
+    m = load_map(map_value)
+    doc = enter_game(m, map_value)
+    result = registry.score_document(doc, "entered marks", Path("."))[0]
+    result, doc = break_tie(m, doc, result)
+    title = m.title
+    if save:
+        _save_entered(doc, map_value, save)
+    show_score(result, title, as_json=as_json)
+
+
+def _save_entered(doc: dict[str, Any], map_value: str, save: str) -> None:
+    """Save typed-in marks as a game file (.json or .toml), the map path relative to it."""
+    from printkit.files import atomic_write
+    from printkit.loading.maps import bundled_maps
+    from printkit.loading.records import dump_record
+
+    fmt = "json" if save.lower().endswith(".json") else "toml"
+    if map_value not in bundled_maps():
+        doc["map"] = os.path.relpath(map_value, Path(save).resolve().parent)
+    try:
+        atomic_write(save, dump_record(doc, fmt).encode())
+    except OSError as exc:
+        raise click.FileError(save, hint=exc.strerror or str(exc)) from None
+    click.echo(f"Saved the game to {save}", err=True)
 
 
 def _ask_int(text: str, top: int, low: int = 0) -> int:
@@ -171,53 +195,3 @@ def break_tie(m: GameMap, doc: dict[str, Any], result: GameScore) -> tuple[GameS
         except DataError as exc:
             for line in exc.problems:
                 click.echo(f"Error: {line}", err=True)
-
-
-def show(result: GameScore, title: str, *, as_json: bool = False) -> None:
-    """Print a scored game as a table under ``title``, or as JSON."""
-    if as_json:
-        import json
-
-        click.echo(json.dumps(result.to_json(), indent=2, ensure_ascii=False))
-        return
-    for line in format_table(result, title):
-        click.echo(line)
-
-
-def format_table(result: GameScore, title: str) -> list[str]:
-    """Lines of the score table: a column per player, a row per section, then winners."""
-    rows: dict[str, str] = {}
-    for p in result.players:
-        for s in p.sections:
-            rows.setdefault(s.key, s.name)
-    names = [p.name for p in result.players]
-    cells: list[list[str]] = []
-    for key, label in rows.items():
-        points = {p.name: next((str(s.points) for s in p.sections if s.key == key), "-") for p in result.players}
-        cells.append([label, *(points[n] for n in names)])
-    cells.append(["Total", *(str(p.total) for p in result.players)])
-    header = ["", *names]
-    widths = [max(len(r[i]) for r in [header, *cells]) for i in range(len(header))]
-
-    def line(r: list[str]) -> str:
-        return "  ".join([r[0].ljust(widths[0]), *(c.rjust(w) for c, w in zip(r[1:], widths[1:]))]).rstrip()
-
-    out = [f"{title}: {result.mode}", ""]
-    out += [line(header), line(["-" * widths[0], *("-" * w for w in widths[1:])])]
-    out += [line(r) for r in cells[:-1]]
-    out += [line(["-" * widths[0], *("-" * w for w in widths[1:])]), line(cells[-1]), ""]
-    if len(result.winners) == 1:
-        out.append(f"Winner: {result.winners[0]}")
-    elif result.winners:
-        out.append(f"Winners (shared): {', '.join(result.winners)}")
-    if result.tiebreak:
-        # with no winner yet (Wereldsteden: nobody has all 6 tiles) the note is the result itself
-        out.append(f"{'Tie-break' if result.winners else 'Result'}: {result.tiebreak}")
-    for p in result.players:
-        if p.rating:
-            out.append(f"Rating for {p.name}: {p.rating} ({p.total} points)")
-    out.append("")
-    for p in result.players:
-        out.append(f"{p.name}:")
-        out += [f"  {s.name} {s.points}: {s.reason}" for s in p.sections]
-    return out

@@ -9,60 +9,39 @@ from __future__ import annotations
 import contextlib
 import os
 from collections.abc import Iterator
-from typing import TYPE_CHECKING, Any
 
 import click
 
-from printkit.cli.common import (
-    changing, load_state, names_option, replacing, reported, save_state, seed_or_random, state_flag, state_option,
-)
-from printkit.errors import StateError
-from printkit.rules.turns import STATE_KIND, Game, UnknownPlayerError, rating_bands, speed_bonus
+from printkit.cli.common import FactsCommand, checked_players, load_map_param, seed_or_random
+from printkit.cli.state import Companion, Saved, force_option
+from printkit.rules import turns as rules
+from printkit.rules.turns import Game, UnknownPlayerError, rating_bands, speed_bonus
 
-if TYPE_CHECKING:
-    from printkit.rules.turns import MapInfo
-
-DEFAULT_STATE = "printkit-game.json"
-STATE = state_option(DEFAULT_STATE, "The game's state file (or set PRINTKIT_STATE).", envvar="PRINTKIT_STATE")
-
-
-def resolve_map(name: str) -> MapInfo:
-    """Load a bundled map id or a .toml path and keep what the tracker needs."""
-    from printkit.loading import maps as loader
-    from printkit.rules.turns import map_info
-
-    with reported(map_param="'--map'"):
-        return map_info(loader.load_map(name))
+TURNS = Companion(
+    rules.STATE_KIND, "printkit-game.json", "The game's state file (or set PRINTKIT_STATE).",
+    "no game has been started here; start one with", 'printkit turns start --map world --players "Ann,Bo"',
+    envvar="PRINTKIT_STATE",
+)  # fmt: skip
 
 
-def checked_players(players: str | None, default: list[str]) -> tuple[str, ...]:
-    """The ``--players`` names (or ``default``), checked; a usage error if they cannot play."""
-    from printkit.rules.turns import check_players
-
-    try:
-        return check_players(names_option(players) if players is not None else default)
-    except ValueError as exc:
-        raise click.BadParameter(str(exc), param_hint="'--players'") from None
-
-
-def _load(path: str) -> Game:
+def _saved(path: str) -> Saved[Game]:
     from printkit.loading.dice import load_dice
-    from printkit.rules.turns import game_from_json
 
-    hint = f"printkit turns start --map world --players \"Ann,Bo\"{state_flag(path, DEFAULT_STATE)}"
-    missing = f"no game has been started here; start one with `{hint}`"
-    return game_from_json(load_state(path, STATE_KIND, missing), path, load_dice())
-
-
-def _dump(game: Game) -> dict[str, Any]:
-    return game.to_json()
+    return TURNS.at(path, rules.to_state, lambda doc, source: rules.from_state(doc, source, load_dice()))
 
 
 @contextlib.contextmanager
 def _changing(path: str) -> Iterator[Game]:
     """Lock the game, load it, let the caller change it in place, save it if it changed."""
-    with changing(path, STATE_KIND, _load, _dump) as box:
+    with _saved(path).changing() as box:
         yield box.value
+
+
+def _busy(old: Game) -> str | None:
+    if old.over:
+        return None
+    return (f"a game is in progress (turn {old.turn} of {old.map.turns}); "
+            "end it with `printkit turns end` or replace it with --force")  # fmt: skip
 
 
 def _names(names: tuple[str, ...] | list[str]) -> str:
@@ -82,8 +61,8 @@ def turns() -> None:
 
     The game is saved in one file (--state, default ./printkit-game.json)
     after every command. Each turn's dice come from the seed and the turn
-    number, so the same --seed gives the same 20 rolls, and a turn taken
-    back with `undo` rolls the same dice again.
+    number, so the same --seed gives the same roll on every turn, and a turn
+    taken back with `undo` rolls the same dice again.
 
     \b
     Example:
@@ -94,43 +73,39 @@ def turns() -> None:
     """
 
 
-@turns.command(name="start")
+@turns.command(name="start", cls=FactsCommand, facts=lambda: {"max_players": rules.MAX_PLAYERS})
 @click.option("--map", "map_name", default="world", show_default=True, help="Map id or .toml file.")
 @click.option("--players", default=None, help='Comma-separated names (default: one player, "Player 1").')
 @click.option("--seed", type=int, default=None, help="Seed for the game's dice (default: random).")
-@click.option("--force", is_flag=True, help="Replace a game that is still in progress.")
-@STATE
+@force_option("Replace a game that is still in progress.")
+@TURNS.option
 def start(map_name: str, players: str | None, seed: int | None, force: bool, state_path: str) -> None:
     """Start a new solo/party game at turn 0.
 
-    Names must differ (ignoring case); up to 100 players. Without --seed a
-    random seed is drawn and saved, so undo still rolls the same dice.
+    Names must differ (ignoring case); up to {max_players} players. Without
+    --seed a random seed is drawn and saved, so undo still rolls the same dice.
 
     \b
     Example:
       printkit turns start --map europe --players "Ann,Bo,Cy,Di,Ed,Flo,Gus" --seed 7
     """
     checked = checked_players(players, ["Player 1"])
-    info = resolve_map(map_name)
+    game_map = load_map_param(map_name)
+    info = rules.map_info(game_map)
     seed = seed_or_random(seed)
     game = Game(info, checked, seed)
-    with replacing(state_path, _load) as old:  # a corrupt or foreign file stops here, untouched
-        if old is not None and not old.over and not force:
-            raise StateError(
-                f"{state_path}: a game is in progress (turn {old.turn} of {old.map.turns}); "
-                "end it with `printkit turns end` or replace it with --force"
-            )
-        save_state(state_path, STATE_KIND, _dump(game))
+    _saved(state_path).replace(game, force, _busy)  # a corrupt or foreign file stops here, untouched
     click.echo(f"New {game.mode} game on {info.name} (seed {seed}), {info.turns} turns.")
     click.echo(f"Players ({len(checked)}): {_names(checked)}")
-    if 2 <= len(checked) <= 6:
-        click.echo("Note: with 2-6 players the rulebook uses a Navigator; playing with the dice anyway.")
+    note = rules.navigator_note(game_map, len(checked))
+    if note is not None:
+        click.echo(f"Note: {note}.")
     click.echo(f"A player finishes when they have {info.end_condition()}: `printkit turns finish NAME`.")
     click.echo(f"Roll turn 1 with `printkit turns next`. Saved in {state_path}.")
 
 
 @turns.command(name="next")
-@STATE
+@TURNS.option
 def next_(state_path: str) -> None:
     """Roll the dice for the next turn and move the turn marker.
 
@@ -148,12 +123,13 @@ def next_(state_path: str) -> None:
 
 @turns.command(name="finish")
 @click.argument("name", required=False)
-@STATE
+@TURNS.option
 def finish(name: str | None, state_path: str) -> None:
     """Record that NAME has met the end condition and is home this turn.
 
     NAME may be left out in a one-player game. The player scores the turns
-    remaining (20 - turn) as speed bonus and takes no more actions.
+    remaining (the map's turns minus this one, see `printkit maps show`) as
+    speed bonus and takes no more actions.
 
     \b
     Example:
@@ -176,7 +152,7 @@ def finish(name: str | None, state_path: str) -> None:
 
 
 @turns.command(name="undo")
-@STATE
+@TURNS.option
 def undo(state_path: str) -> None:
     """Take back the last turn, finish or end of the game.
 
@@ -198,7 +174,7 @@ def undo(state_path: str) -> None:
 
 
 @turns.command(name="status")
-@STATE
+@TURNS.option
 def status(state_path: str) -> None:
     """Show the game file, turn and who is still travelling.
 
@@ -206,8 +182,7 @@ def status(state_path: str) -> None:
     Example:
       printkit turns status --state party.json
     """
-    with reported():
-        game = _load(state_path)
+    game = _saved(state_path).load()
     click.echo(f"Game file: {os.path.abspath(state_path)}")
     click.echo(f"Map: {game.map.name} ({game.map.id}), {game.mode} mode, seed {game.seed}")
     last = game.last_roll()
@@ -223,7 +198,7 @@ def status(state_path: str) -> None:
 
 
 @turns.command(name="history")
-@STATE
+@TURNS.option
 def history(state_path: str) -> None:
     """List every turn's dice and actions, and who finished when.
 
@@ -231,8 +206,7 @@ def history(state_path: str) -> None:
     Example:
       printkit turns history
     """
-    with reported():
-        game = _load(state_path)
+    game = _saved(state_path).load()
     if not game.events:
         click.echo("No turn has been played yet.")
     for e in game.events:
@@ -246,7 +220,7 @@ def history(state_path: str) -> None:
 
 
 @turns.command(name="end")
-@STATE
+@TURNS.option
 def end(state_path: str) -> None:
     """Print the final summary (ends the game now if it is still going).
 

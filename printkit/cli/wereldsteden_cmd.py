@@ -7,27 +7,20 @@ changes; a corrupt file is reported and never overwritten.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
-from printkit.cli.common import (
-    changing, load_state, replacing, reported, save_state, seed_or_random, state_flag, state_option,
-)
-from printkit.errors import StateError
+from printkit.cli.common import FactsCommand, FactsGroup, input_param, seed_or_random
+from printkit.cli.state import Companion, force_option
 
 if TYPE_CHECKING:
-    from contextlib import AbstractContextManager
-
-    from printkit.cli.common import Box
+    from printkit.cli.state import Saved
     from printkit.model.games import Wereldsteden
-    from printkit.rules.wereldsteden import Board
+    from printkit.rules.wereldsteden import Board, Dealt
 
-DEFAULT_STATE = "printkit-wereldsteden.json"
-STATE_KIND = "wereldsteden"
-STATE = state_option(DEFAULT_STATE, "The board's state file.")
-# What the state file holds: the board, the shuffle's seed and how many refills drew from it.
-Dealt = tuple["Board", int, int]
+DEALER = Companion("wereldsteden", "printkit-wereldsteden.json", "The board's state file.",
+                   "no tiles dealt here; deal them with", "printkit wereldsteden setup")  # fmt: skip
 
 
 def _game() -> Wereldsteden:
@@ -36,34 +29,23 @@ def _game() -> Wereldsteden:
     return load_wereldsteden()
 
 
-def _load(path: str, game: Wereldsteden) -> Dealt:
-    from printkit.rules.wereldsteden import from_state
+def _saved(path: str, game: Wereldsteden) -> Saved[Dealt]:
+    from printkit.rules.wereldsteden import from_state, to_state
 
-    missing = f"no tiles dealt here; deal them with `printkit wereldsteden setup{state_flag(path, DEFAULT_STATE)}`"
-    state = load_state(path, STATE_KIND, missing)
-    if not isinstance(state.get("seed"), int) or not isinstance(state.get("draws"), int):
-        raise StateError(f"{path}: state file is corrupt (no seed); it was left untouched")
-    return from_state(game, state, path), state["seed"], state["draws"]
+    return DEALER.at(path, to_state, lambda doc, p: from_state(doc, p, game))
 
 
-def _dump(dealt: Dealt) -> dict[str, Any]:
-    from printkit.rules.wereldsteden import to_state
-
-    board, seed, draws = dealt
-    return {"seed": seed, "draws": draws, **to_state(board)}
+def _and(words: list[str]) -> str:
+    return ", ".join(words[:-1]) + f" and {words[-1]}" if len(words) > 1 else "".join(words)
 
 
-def _changing(path: str, game: Wereldsteden) -> AbstractContextManager[Box[Dealt]]:
-    """Lock and load (board, seed, draws); the caller replaces ``box.value``; saved if it changed."""
-    return changing(path, STATE_KIND, lambda p: _load(p, game), _dump)
-
-
-def _space(game: Wereldsteden, value: str) -> str:
-    key = "-".join(value.strip().lower().split())
+def _facts() -> dict[str, object]:
+    """The display spaces the help quotes, from the Wereldsteden data."""
+    game = _game()
+    deals = [f"the {colour} tiles to {_and([s.city for s in game.spaces if s.stack == colour])}"
+             for colour in game.stacks]  # fmt: skip
     ids = [s.id for s in game.spaces]
-    if key in ids:
-        return key
-    raise click.BadParameter(f"unknown display space {value!r}; choose from {', '.join(ids)}", param_hint="'SPACE'")
+    return {"deals": _and(deals), "spaces": f"{', '.join(ids[:-1])} or {ids[-1]}"}
 
 
 def _show(game: Wereldsteden, board: Board) -> None:
@@ -78,12 +60,11 @@ def _show(game: Wereldsteden, board: Board) -> None:
         click.echo(f"  {colour} stack: {len(board.stacks[colour])} tiles left{extra}")
 
 
-@click.group(name="wereldsteden")
+@click.group(name="wereldsteden", cls=FactsGroup, facts=_facts)
 def wereldsteden() -> None:
     """Deal Wereldsteden's winning tiles so no two identical tiles lie side by side.
 
-    `setup` deals the yellow tiles to Helsinki, Tokyo and Wellington and the
-    purple ones to Helsinki, Vancouver and Buenos Aires; after a sale,
+    `setup` deals {deals}; after a sale,
     `refill SPACE` takes the sold tile and draws a legal replacement. A drawn
     tile that would lie beside an identical one is put aside and the next one
     drawn; when a stack runs out the put-aside tiles are shuffled back.
@@ -98,8 +79,8 @@ def wereldsteden() -> None:
 
 @wereldsteden.command(name="setup")
 @click.option("--seed", type=int, default=None, help="Seed for the shuffle (default: random, saved).")
-@click.option("--force", is_flag=True, help="Replace the tiles dealt in --state.")
-@STATE
+@force_option("Replace the tiles dealt in --state.")
+@DEALER.option
 def setup(seed: int | None, force: bool, state_path: str) -> None:
     """Shuffle both stacks and deal the six display spaces.
 
@@ -109,28 +90,26 @@ def setup(seed: int | None, force: bool, state_path: str) -> None:
     """
     import random
 
+    from printkit.rules.wereldsteden import Dealt
     from printkit.rules.wereldsteden import setup as deal
 
     game = _game()
     seed = seed_or_random(seed)
     board, log = deal(game, random.Random(seed))
-    with replacing(state_path, lambda path: _load(path, game)) as old:  # a corrupt or foreign file stops here
-        if old is not None and not force:
-            raise StateError(f"{state_path}: tiles are already dealt for a game; replace them with --force")
-        save_state(state_path, STATE_KIND, _dump((board, seed, 0)))
+    busy = "tiles are already dealt for a game; replace them with --force"
+    _saved(state_path, game).replace(Dealt(board, seed, 0), force, lambda old: busy)  # a corrupt file stops here
     click.echo(f"Winning tiles dealt (seed {seed}):")
     _show(game, board)
     click.echo(f"Saved in {state_path}.")
 
 
-@wereldsteden.command(name="refill")
+@wereldsteden.command(name="refill", cls=FactsCommand, facts=_facts)
 @click.argument("spaces", metavar="SPACE...", nargs=-1, required=True)
-@STATE
+@DEALER.option
 def refill(spaces: tuple[str, ...], state_path: str) -> None:
     """Take the tile(s) sold from SPACE(s) and draw legal replacements.
 
-    SPACE is a display space: helsinki-yellow, tokyo, wellington,
-    helsinki-purple, vancouver or buenos-aires.
+    SPACE is a display space: {spaces}.
 
     \b
     Example:
@@ -138,16 +117,16 @@ def refill(spaces: tuple[str, ...], state_path: str) -> None:
     """
     import random
 
+    from printkit.rules.wereldsteden import Dealt, sold_spaces
     from printkit.rules.wereldsteden import refill as draw
 
     game = _game()
-    sold = [_space(game, s) for s in spaces]
-    if len(set(sold)) != len(sold):
-        raise click.BadParameter("each space can be sold from once", param_hint="'SPACE'")
-    with _changing(state_path, game) as box:
-        board, seed, draws = box.value
+    with input_param("'SPACE'"):
+        sold = sold_spaces(game, spaces)
+    with _saved(state_path, game).changing() as box:
+        board, seed, draws = box.value.board, box.value.seed, box.value.draws
         refilled, log = draw(game, board, sold, random.Random(f"{seed}/{draws + 1}"))
-        box.value = (refilled, seed, draws + 1)
+        box.value = Dealt(refilled, seed, draws + 1)
     for s in sold:
         click.echo(f"Sold: {game.tile(str(board.display[s])).name} from {s}.")  # refill checked it held a tile
     for line in log:
@@ -159,7 +138,7 @@ def refill(spaces: tuple[str, ...], state_path: str) -> None:
 @wereldsteden.command(name="swap")
 @click.argument("first", metavar="SPACE")
 @click.argument("second", metavar="SPACE")
-@STATE
+@DEALER.option
 def swap(first: str, second: str, state_path: str) -> None:
     """Astana: exchange two different winning tiles of the same colour.
 
@@ -167,19 +146,22 @@ def swap(first: str, second: str, state_path: str) -> None:
     Example:
       printkit wereldsteden swap tokyo wellington
     """
+    from dataclasses import replace
+
+    from printkit.rules.wereldsteden import space_id
     from printkit.rules.wereldsteden import swap as exchange
 
     game = _game()
-    a, b = _space(game, first), _space(game, second)
-    with _changing(state_path, game) as box:
-        board, seed, draws = box.value
-        box.value = (exchange(game, board, a, b), seed, draws)
+    with input_param("'SPACE'"):
+        a, b = space_id(game, first), space_id(game, second)
+    with _saved(state_path, game).changing() as box:
+        box.value = replace(box.value, board=exchange(game, box.value.board, a, b))
     click.echo(f"Swapped the tiles on {a} and {b}.")
-    _show(game, box.value[0])
+    _show(game, box.value.board)
 
 
 @wereldsteden.command(name="status")
-@STATE
+@DEALER.option
 def status(state_path: str) -> None:
     """Show the tiles on display, the stacks and the put-aside tiles.
 
@@ -188,8 +170,8 @@ def status(state_path: str) -> None:
       printkit wereldsteden status
     """
     game = _game()
-    with reported():
-        board, seed, draws = _load(state_path, game)
+    dealt = _saved(state_path, game).load()
+    board, seed, draws = dealt.board, dealt.seed, dealt.draws
     refills = f"{draws} refill{'s' * (draws != 1)}"
     click.echo(f"Winning tiles (seed {seed}, {refills}):")
     _show(game, board)

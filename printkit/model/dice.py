@@ -31,3 +31,7 @@ class Dice:
     def faces_of(self, action: str) -> tuple[int, ...]:
         """The faces that call for ``action``, lowest first."""
         return tuple(f for f, a in zip(self.faces, self.actions) if a == action)
+
+    def legend(self) -> str:
+        """Which faces call for which action: ``1-2 Travel, 3-4 Collect, 5-6 Explore``."""
+        return ", ".join(f"{'-'.join(str(f) for f in self.faces_of(a))} {a}" for a in self.names)

@@ -15,12 +15,13 @@ from collections.abc import Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
-from printkit.errors import RuleError, StateError
+from printkit.errors import InputError, RuleError, StateError
 from printkit.model.games import Globetrotting
 from printkit.rules.globetrotting import airfare_bonus, objective_points, pick_winners
 from printkit.rules.report import GameScore, PlayerScore, Section
 
 GAME = "globetrotting"
+STATE_KIND = "abby"
 POSITIONS = ("left", "middle", "right")
 ABBY = "Abby"
 
@@ -56,17 +57,49 @@ class SoloGame:
 def abby_fare(cards: Sequence[int], chose: int) -> int:
     """The coordinate number of the card right of position ``chose`` (1-based), wrapping."""
     if not 1 <= chose <= len(cards):
-        raise RuleError(f"--chose must be a card position 1-{len(cards)}, got {chose}")
+        raise InputError("position", f"must be a card position 1-{len(cards)}, got {{got}}", chose)
     return cards[chose % len(cards)]
+
+
+def position_of(value: str) -> int:
+    """The chosen card's position (1-3) from ``1``-``3`` or ``left``/``middle``/``right`` (InputError ``position``)."""
+    key = value.strip().lower()
+    for number, name in enumerate(POSITIONS, start=1):
+        if key in (name, str(number)):
+            return number
+    raise InputError("position", f"expected the position of your card, 1-{len(POSITIONS)} or "
+                     f"{'/'.join(POSITIONS)}; got {{got}}", value)  # fmt: skip
+
+
+def check_cards(cards: Sequence[int]) -> None:
+    """The three Destination cards' coordinate numbers, left to right, each 1 or more (InputError ``cards``)."""
+    if len(cards) != len(POSITIONS) or any(c < 1 for c in cards):
+        raise InputError("cards", f"expected the {len(POSITIONS)} coordinate numbers shown (1 or more), left to right, "
+                         "like 7,12,3; got {got}", ",".join(map(str, cards)))  # fmt: skip
+
+
+def festival_total(rules: Globetrotting, marks: Sequence[int]) -> int:
+    """Festivals marked, given as a total or one number per season (InputError ``festivals``)."""
+    per, seasons = rules.festivals_per_season, len(rules.seasons)
+    if len(marks) not in (1, seasons) or any(m < 0 for m in marks) or (len(marks) > 1 and any(m > per for m in marks)):
+        raise InputError("festivals", f"expected a total (0-{per * seasons}) or one number per season "
+                         f"(0-{per} each), e.g. 1,2,0; got {{got}}", ",".join(map(str, marks)))  # fmt: skip
+    return sum(marks)
+
+
+def check_bucket_points(points: Sequence[int]) -> None:
+    """Points of the completed Bucket List cards: none negative (InputError ``bucket_list``)."""
+    if any(p < 0 for p in points):
+        raise InputError("bucket_list", "points cannot be negative, got {got}", ",".join(map(str, points)))
 
 
 def new_game(rules: Globetrotting, bucket_cards: int) -> SoloGame:
     """Start a solo game with the number of Bucket List cards the player keeps."""
     if not rules.bucket_cards_min <= bucket_cards <= rules.bucket_cards_max:
-        raise RuleError(
-            f"--bucket-cards must be {rules.bucket_cards_min}-{rules.bucket_cards_max} "
-            f"(cards per player, 1st Time Flyer to Globetrotter), got {bucket_cards}"
-        )
+        raise InputError(
+            "bucket_cards", f"must be {rules.bucket_cards_min}-{rules.bucket_cards_max} "
+            "(cards per player, 1st Time Flyer to Globetrotter), got {got}", bucket_cards,
+        )  # fmt: skip
     return SoloGame(bucket_cards)
 
 
@@ -74,12 +107,9 @@ def play_turn(rules: Globetrotting, game: SoloGame, cards: Sequence[int], chose:
     """Log one turn: the player's chosen card and airfare, and Abby's airfare."""
     if len(game.turns) >= rules.flights:
         raise RuleError(f"all {rules.flights} flights are logged; the game is over (see `printkit abby score`)")
-    if len(cards) != len(POSITIONS):
-        raise RuleError(f"--cards needs the {len(POSITIONS)} coordinate numbers shown, left to right; got {len(cards)}")
-    if any(c < 1 for c in cards):
-        raise RuleError(f"--cards: coordinate numbers are 1 or more, got {','.join(map(str, cards))}")
+    check_cards(cards)
     if airfare < 0:
-        raise RuleError(f"--airfare must be 0 or more, got {airfare}")
+        raise InputError("airfare", "must be 0 or more, got {got}", airfare)
     turn = Turn(tuple(cards), chose, airfare, abby_fare(cards, chose))
     return replace(game, turns=(*game.turns, turn))
 
@@ -101,12 +131,14 @@ def score(
         raise RuleError(f"at most {rules.objectives_in_play} global objectives, got {len(objective_turns)}")
     for t in objective_turns:
         if not 1 <= t <= rules.flights:
-            raise RuleError(f"--objective takes the turn it was achieved, 1-{rules.flights}; got {t}")
+            raise InputError("objective", f"takes the turn it was achieved, 1-{rules.flights}; got {{got}}", t)
+    check_bucket_points(bucket_points)
     if len(bucket_points) > game.bucket_cards:
         raise RuleError(f"{len(bucket_points)} completed Bucket List cards, but you started with {game.bucket_cards}")
     most = rules.festivals_per_season * len(rules.seasons)
     if not 0 <= festivals <= most:
-        raise RuleError(f"--festivals must be 0-{most} ({rules.festivals_per_season} per season), got {festivals}")
+        raise InputError("festivals", f"must be 0-{most} ({rules.festivals_per_season} per season), got {{got}}",
+                         festivals)  # fmt: skip
     a = rules.abby
     mine, hers = game.player_total, game.abby_total
     objs = sorted(objective_turns)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
-from printkit.errors import RuleError, StateError
+from printkit.errors import InputError, RuleError, StateError
 from printkit.rules.atw import solo_speed_bonus
 from printkit.rules.dice import Roll, turn_roll
 
@@ -68,20 +68,28 @@ def map_info(game_map: GameMap) -> MapInfo:
 
 
 def check_players(names: list[str]) -> tuple[str, ...]:
-    """Validate player names: 1..100, unique ignoring case, at most 40 characters."""
+    """Validate player names: 1..100, unique ignoring case, at most 40 characters (InputError ``players``)."""
     if not names:
-        raise ValueError("give at least one player name")
+        raise InputError("players", "give at least one player name")
     if len(names) > MAX_PLAYERS:
-        raise ValueError(f"{len(names)} players given; at most {MAX_PLAYERS} can play")
+        raise InputError("players", f"{len(names)} players given; at most {MAX_PLAYERS} can play")
     seen: dict[str, str] = {}
     for name in names:
         if len(name) > MAX_NAME:
-            raise ValueError(f"player name {name!r} is longer than {MAX_NAME} characters")
+            raise InputError("players", f"player name {name!r} is longer than {MAX_NAME} characters")
         key = name.casefold()
         if key in seen:
-            raise ValueError(f"player name {name!r} is given twice (names are compared ignoring case)")
+            raise InputError("players", f"player name {name!r} is given twice (names are compared ignoring case)")
         seen[key] = name
     return tuple(names)
+
+
+def navigator_note(game_map: GameMap, players: int) -> str | None:
+    """The rulebook's Navigator for a multiplayer-sized group, in words; None for solo/party sizes."""
+    low, high = game_map.min_multiplayer, game_map.max_multiplayer
+    if not low <= players <= high:
+        return None
+    return f"with {low}-{high} players the rulebook uses a Navigator; playing with the dice anyway"
 
 
 def rating_bands(ratings: tuple[tuple[int, str], ...]) -> list[tuple[str, str]]:
@@ -197,31 +205,32 @@ class Game:
             raise RuleError("nothing to undo: no turn has been played yet (turn 0)")
         return self.events.pop()
 
-    def to_json(self) -> dict[str, Any]:
-        """The saved form (without the kind/format tags added by the state writer)."""
-        events: list[dict[str, Any]] = []
-        for e in self.events:
-            doc: dict[str, Any] = {"event": e.kind, "turn": e.turn}
-            if e.dice is not None:
-                doc["dice"] = list(e.dice)
-            if e.player is not None:
-                doc["player"] = e.player
-            events.append(doc)
-        return {
-            "map": {
-                "id": self.map.id,
-                "name": self.map.name,
-                "turns": self.map.turns,
-                "end_cities_per_region": self.map.end_cities_per_region,
-                "ratings": [{"min_points": p, "title": t} for p, t in self.map.ratings],
-            },
-            "players": list(self.players),
-            "seed": self.seed,
-            "events": events,
-        }
+
+def to_state(game: Game) -> dict[str, Any]:
+    """The saved form of a game (without the kind/format tags added by the state writer)."""
+    events: list[dict[str, Any]] = []
+    for e in game.events:
+        doc: dict[str, Any] = {"event": e.kind, "turn": e.turn}
+        if e.dice is not None:
+            doc["dice"] = list(e.dice)
+        if e.player is not None:
+            doc["player"] = e.player
+        events.append(doc)
+    return {
+        "map": {
+            "id": game.map.id,
+            "name": game.map.name,
+            "turns": game.map.turns,
+            "end_cities_per_region": game.map.end_cities_per_region,
+            "ratings": [{"min_points": p, "title": t} for p, t in game.map.ratings],
+        },
+        "players": list(game.players),
+        "seed": game.seed,
+        "events": events,
+    }
 
 
-def game_from_json(doc: dict[str, Any], source: str, dice: Dice) -> Game:
+def from_state(doc: dict[str, Any], source: str, dice: Dice) -> Game:
     """Rebuild a game from its saved form, rolling with ``dice``; StateError naming the bad field if corrupt."""
     m = doc.get("map")
     if not isinstance(m, dict):
@@ -246,8 +255,8 @@ def game_from_json(doc: dict[str, Any], source: str, dice: Dice) -> Game:
         raise _corrupt(source, "players", "a list of names")
     try:
         names = check_players(players)
-    except ValueError as exc:
-        raise _corrupt(source, "players", f"valid names, but {exc}") from None
+    except InputError as exc:
+        raise _corrupt(source, "players", f"valid names, but {exc.detail}") from None
     seed = doc.get("seed")
     if not _is_int(seed):
         raise _corrupt(source, "seed", "a whole number")

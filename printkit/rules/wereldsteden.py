@@ -20,13 +20,14 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from printkit.errors import DataError, RuleError, StateError
+from printkit.errors import DataError, InputError, RuleError, StateError
 from printkit.model.games import Wereldsteden
 from printkit.model.records import WereldstedenRecord
 from printkit.model.words import join_names
 from printkit.rules.report import GameScore, PlayerScore, Section
 
 GAME = "wereldsteden"
+STATE_KIND = "wereldsteden"
 
 
 @dataclass(frozen=True)
@@ -105,6 +106,23 @@ def setup(game: Wereldsteden, rng: random.Random) -> tuple[Board, list[str]]:
     return fill(game, empty, rng)
 
 
+def space_id(game: Wereldsteden, value: str) -> str:
+    """The display space named by ``value`` (an id, any case, blanks as dashes; InputError ``space``)."""
+    key = "-".join(value.strip().lower().split())
+    ids = [s.id for s in game.spaces]
+    if key in ids:
+        return key
+    raise InputError("space", f"unknown display space {{got}}; choose from {', '.join(ids)}", value)
+
+
+def sold_spaces(game: Wereldsteden, values: Sequence[str]) -> list[str]:
+    """The display spaces sold from, each named once (InputError ``space``)."""
+    sold = [space_id(game, v) for v in values]
+    if len(set(sold)) != len(sold):
+        raise InputError("space", "each space can be sold from once")
+    return sold
+
+
 def refill(game: Wereldsteden, board: Board, sold: Sequence[str], rng: random.Random) -> tuple[Board, list[str]]:
     """Take the tiles sold from these spaces, then fill every empty space."""
     display = dict(board.display)
@@ -128,13 +146,13 @@ def swap(game: Wereldsteden, board: Board, a: str, b: str) -> Board:
     return Board(display, board.stacks, board.aside)
 
 
-def to_state(board: Board) -> dict[str, Any]:
+def board_to_state(board: Board) -> dict[str, Any]:
     """The JSON-ready state of the board."""
     return {"display": dict(board.display), "stacks": {k: list(v) for k, v in board.stacks.items()},
             "aside": {k: list(v) for k, v in board.aside.items()}}  # fmt: skip
 
 
-def from_state(game: Wereldsteden, state: dict[str, Any], path: str) -> Board:
+def board_from_state(state: dict[str, Any], path: str, game: Wereldsteden) -> Board:
     """Rebuild the board from its saved state (StateError if inconsistent with the game data)."""
     bad = StateError(f"{path}: state file is corrupt (bad Wereldsteden tile data); it was left untouched")
     display, stacks, aside = state.get("display"), state.get("stacks"), state.get("aside")
@@ -153,6 +171,28 @@ def from_state(game: Wereldsteden, state: dict[str, Any], path: str) -> Board:
     if display_problems(game, display):
         raise bad
     return Board(dict(display), {k: tuple(v) for k, v in stacks.items()}, {k: tuple(v) for k, v in aside.items()})
+
+
+@dataclass(frozen=True)
+class Dealt:
+    """What the dealer's state file holds: the board, the shuffle's seed and how many refills drew from it."""
+
+    board: Board
+    seed: int
+    draws: int
+
+
+def to_state(dealt: Dealt) -> dict[str, Any]:
+    """The JSON-ready state of the dealer: seed, refills drawn and the board."""
+    return {"seed": dealt.seed, "draws": dealt.draws, **board_to_state(dealt.board)}
+
+
+def from_state(state: dict[str, Any], path: str, game: Wereldsteden) -> Dealt:
+    """Rebuild the dealer's state (StateError if it is inconsistent with the game data)."""
+    seed, draws = state.get("seed"), state.get("draws")
+    if not isinstance(seed, int) or not isinstance(draws, int):
+        raise StateError(f"{path}: state file is corrupt (no seed); it was left untouched")
+    return Dealt(board_from_state(state, path, game), seed, draws)
 
 
 # ----------------------------------------------------------------- win check

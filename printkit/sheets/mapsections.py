@@ -286,9 +286,7 @@ def turn_block(m: GameMap, mt: Metrics = DEFAULT, with_end: bool = True) -> Bloc
     end = (f"Game end: once someone has visited {need} in every region and is back at their start, "
            "finish that turn and score.")
     solo_from = m.max_multiplayer + 1
-    faces = ", ".join(
-        f"{'-'.join(str(f) for f in m.dice.faces_of(a))} {a}" for a in m.dice.names
-    )
+    faces = m.dice.legend()
 
     def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
         items, hh = section_header(x, y, w, "Each turn", "everyone takes the action")

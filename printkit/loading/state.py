@@ -1,0 +1,93 @@
+"""Companion state files: the versioned JSON documents of ``turns``, ``abby`` and ``wereldsteden``.
+
+A state file is a JSON object tagged with its kind (``"printkit": "turns"``),
+the state format number and the printkit version that wrote it. It is written
+atomically and never overwritten when it cannot be read. Each companion's
+rules module defines only its own schema (``to_state`` / ``from_state``); a
+:class:`StateFile` joins that schema to the file. Kept light (``json``, ``os``):
+``printkit turns next`` reads a state file and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Generic, TypeVar
+
+from printkit import __version__
+from printkit.errors import StateError
+from printkit.files import atomic_write
+
+STATE_FORMAT = 1
+T = TypeVar("T")
+
+
+def read_state(path: str | os.PathLike[str], kind: str, version: str = __version__) -> dict[str, Any]:
+    """Load a companion state file of ``kind``, refusing corrupt or foreign files."""
+    p = Path(path)
+    try:
+        raw = p.read_bytes()
+    except FileNotFoundError:
+        raise StateError(f"{p}: no saved game here") from None
+    except OSError as exc:
+        raise StateError(f"{p}: cannot read state file: {exc.strerror}") from None
+    try:
+        state = json.loads(raw)
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise StateError(f"{p}: state file is corrupt ({exc}); it was left untouched") from None
+    if not isinstance(state, dict) or state.get("printkit") != kind:
+        raise StateError(f"{p}: not a printkit {kind} state file; it was left untouched")
+    fmt = state.get("format")
+    if not isinstance(fmt, int):
+        raise StateError(f"{p}: state file is corrupt (no format number); it was left untouched")
+    if fmt > STATE_FORMAT:
+        raise StateError(
+            f"{p}: written by a newer printkit (state format {fmt}, this is printkit {version} "
+            f"reading format {STATE_FORMAT}); upgrade printkit to continue this game"
+        )
+    return state
+
+
+def write_state(path: str | os.PathLike[str], kind: str, state: dict[str, Any]) -> None:
+    """Save a companion state atomically, tagged with its kind and format."""
+    p = Path(path)
+    if p.exists() and not p.stat().st_mode & 0o222:
+        raise StateError(f"{p}: state file is read-only; the game was not changed")
+    doc = {"printkit": kind, "format": STATE_FORMAT, **state}
+    data = (json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
+    try:
+        atomic_write(path, data)
+    except PermissionError:
+        raise StateError(f"{path}: cannot write state file (permission denied); the game was not changed") from None
+    except OSError as exc:
+        raise StateError(f"{path}: cannot write state file ({exc.strerror}); the game was not changed") from None
+
+
+@dataclass(frozen=True)
+class StateFile(Generic[T]):
+    """One companion's state file: its kind and its schema, ``dump(value)`` and ``load(doc, path)``."""
+
+    kind: str
+    dump: Callable[[T], dict[str, Any]]
+    load: Callable[[dict[str, Any], str], T]
+
+    def exists(self, path: str) -> bool:
+        """Whether a state file (of any content) is saved at ``path``."""
+        return os.path.exists(path)
+
+    def read(self, path: str, missing: str) -> T:
+        """The value saved at ``path``; StateError ``<path>: <missing>`` when there is no file."""
+        if not self.exists(path):
+            raise StateError(f"{path}: {missing}")
+        return self.load(read_state(path, self.kind), path)
+
+    def write(self, path: str, value: T) -> None:
+        """Save ``value`` at ``path`` atomically, stamped with its kind, format and printkit's version."""
+        self.write_doc(path, self.dump(value))
+
+    def write_doc(self, path: str, doc: dict[str, Any]) -> None:
+        """Save an already dumped state document at ``path``."""
+        write_state(path, self.kind, {"printkit_version": __version__, **doc})

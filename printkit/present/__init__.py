@@ -1,0 +1,1 @@
+"""Presentation beside the backends: score tables as text, the host HTML page."""
