@@ -1,0 +1,49 @@
+"""The one rule for player names, everywhere a name comes in (options, game files, state files).
+
+A name is data printed on sheets and terminals: no control characters (escape
+sequences, NUL, newlines), no lone surrogates, not blank, at most
+:data:`MAX_NAME` characters. Names in one game differ ignoring case.
+"""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Sequence
+
+MAX_NAME = 40
+SHOWN = 60  # characters of a user's value echoed in a message
+
+
+def shorten(text: str, limit: int = SHOWN) -> str:
+    """``text`` cut to ``limit`` characters with ``...`` (for echoing user input in messages)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def shown(value: object, limit: int = SHOWN) -> str:
+    """A user's value as messages quote it: ``repr``, shortened, control characters escaped."""
+    return shorten(repr(value), limit)
+
+
+def name_problem(name: str) -> str | None:
+    """What is wrong with a player name, or None: the one wording every input uses."""
+    if not name.strip():
+        return "a player name cannot be blank"
+    bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp")
+                and ch not in "\u200d"), None)
+    if bad is not None:
+        return (f"player name {shown(name)} contains the unprintable character U+{ord(bad):04X}; "
+                "names are plain text")
+    if len(name) > MAX_NAME:
+        return f"player name {shown(name)} is longer than {MAX_NAME} characters"
+    return None
+
+
+def duplicate_problem(names: Sequence[str]) -> str | None:
+    """The first name given twice (ignoring case), as a message, or None."""
+    seen: set[str] = set()
+    for name in names:
+        key = name.casefold()
+        if key in seen:
+            return f"player name {shown(name)} is given twice (names are compared ignoring case)"
+        seen.add(key)
+    return None
