@@ -158,14 +158,24 @@ def test_score_command_reports_bad_money(tmp_path: Path, runner: CliRunner) -> N
 
 
 def test_bad_data_file_is_reported(tmp_path: Path) -> None:
-    from printkit.loading.games import game_path, load_game
+    from printkit.loading.games import game_path, load_trekking
 
     bundled = game_path("trekking-the-world").read_text()
     bad = tmp_path / "trek.toml"
     bad.write_text(bundled.replace("money_cap = 20", 'money_cap = "20"').replace("tours = 4", "tours = 9"))
     with pytest.raises(DataError) as info:
-        load_game(str(bad))
+        load_trekking(str(bad))
     assert info.value.problems == [
         f"{bad}: money_cap: expected a whole number, got string '20'",
         f"{bad}: end_trigger[1].tours: 9 is above max_end_trigger 6",
     ]
+
+
+def test_another_games_data_file_is_refused_by_its_id(tmp_path: Path) -> None:
+    from printkit.loading.games import game_path, load_trekking
+
+    other = tmp_path / "globe.toml"
+    other.write_text(game_path("globetrotting").read_text())
+    with pytest.raises(DataError) as info:
+        load_trekking(str(other))
+    assert info.value.problems == [f"{other}: id: expected trekking-the-world, got string 'globetrotting'"]

@@ -7,16 +7,15 @@ as ``<file>: <field>: <message>``.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, TypeVar
 
 from printkit.errors import DataError
 from printkit.loading.fields import Problems, Reader, describe
 from printkit.model.games import (
     AbbyRules, Card, EndTrigger, Globetrotting, Space, Special, TileType, Trekking, Wereldsteden,
 )
-
-GAME_IDS = ("trekking-the-world", "globetrotting", "wereldsteden")
 
 
 def check(problems: Problems) -> None:
@@ -32,48 +31,32 @@ def game_path(game_id: str) -> Path:
     return data_dir("maps") / f"{game_id}.toml"
 
 
-def _read(name_or_path: str) -> tuple[dict[str, Any], str]:
+T = TypeVar("T")
+
+
+def _load(name_or_path: str, game_id: str, build: Callable[[dict[str, Any], str], T]) -> T:
+    """Read a game's data file (bundled when ``name_or_path`` is its id) and check that it is that game."""
     from printkit.loading.text import read_toml
 
-    path = game_path(name_or_path) if name_or_path in GAME_IDS else Path(name_or_path)
-    return read_toml(path)
-
-
-def load_game(name_or_path: str) -> Trekking | Globetrotting | Wereldsteden:
-    """Load a bundled game by id or a game data file by path (dispatch on its ``id``)."""
-    doc, source = _read(name_or_path)
-    kind = doc.get("id")
-    if kind == "trekking-the-world":
-        return _trekking(doc, source)
-    if kind == "globetrotting":
-        return _globetrotting(doc, source)
-    if kind == "wereldsteden":
-        return _wereldsteden(doc, source)
-    raise DataError([f"{source}: id: expected one of {', '.join(GAME_IDS)}, got {describe(kind)}"])
+    doc, source = read_toml(game_path(game_id) if name_or_path == game_id else Path(name_or_path))
+    if doc.get("id") != game_id:
+        raise DataError([f"{source}: id: expected {game_id}, got {describe(doc.get('id'))}"])
+    return build(doc, source)
 
 
 def load_trekking(name_or_path: str = "trekking-the-world") -> Trekking:
     """Trekking the World's data (bundled unless a path is given)."""
-    game = load_game(name_or_path)
-    if not isinstance(game, Trekking):
-        raise DataError([f"{game.source}: id: expected trekking-the-world, got {game.id!r}"])
-    return game
+    return _load(name_or_path, "trekking-the-world", _trekking)
 
 
 def load_globetrotting(name_or_path: str = "globetrotting") -> Globetrotting:
     """Globetrotting's data (bundled unless a path is given)."""
-    game = load_game(name_or_path)
-    if not isinstance(game, Globetrotting):
-        raise DataError([f"{game.source}: id: expected globetrotting, got {game.id!r}"])
-    return game
+    return _load(name_or_path, "globetrotting", _globetrotting)
 
 
 def load_wereldsteden(name_or_path: str = "wereldsteden") -> Wereldsteden:
     """Wereldsteden's data (bundled unless a path is given)."""
-    game = load_game(name_or_path)
-    if not isinstance(game, Wereldsteden):
-        raise DataError([f"{game.source}: id: expected wereldsteden, got {game.id!r}"])
-    return game
+    return _load(name_or_path, "wereldsteden", _wereldsteden)
 
 
 def _ints(r: Reader, doc: dict[str, Any], names: tuple[str, ...], minimum: int) -> dict[str, int]:
