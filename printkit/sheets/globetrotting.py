@@ -15,6 +15,7 @@ from printkit.layout.common import (
     LIGHT,
     MARGIN,
     NameSlot,
+    THIN,
     Sheet,
     checkbox,
     fitted,
@@ -26,7 +27,7 @@ from printkit.layout.common import (
     table,
     text,
 )
-from printkit.layout.primitives import Document, Item, Rect, Style
+from printkit.layout.primitives import Document, Item, Line, Rect, Style
 from printkit.model.games import Globetrotting
 from printkit.sheets.builder import SheetBuilder
 
@@ -104,8 +105,8 @@ def _fulfillment(game: Globetrotting, festivals: bool, x: float, y: float, w: fl
     row_h = 46.0 + stretch
     for r, (label, hint) in enumerate(rows):
         ry = y + r * row_h
-        if r % 2 == 0:
-            items.append(Rect(x, ry, w, row_h, SHADED))
+        if r:  # a rule between rows, not a grey band: grey hint text on a halftoned band breaks up in black and white
+            items.append(Line(x, ry, x + w, ry, THIN))
         items += _row(x + 6, ry + row_h / 2 - 17, label, hint, label_w)
         items += _points_box(x + w - BOX - 6, ry + (row_h - BOX) / 2)
         items += _write_ins(game, label, festivals, x + label_w + 6, ry + (row_h - 22) / 2)
