@@ -146,7 +146,7 @@ def font_subset(weight: FontWeight, chars: str) -> bytes:
     options.hinting = False
     options.layout_features = []
     options.drop_tables += ["GPOS", "GSUB", "GDEF", "kern", "DSIG"]
-    options.name_IDs = [0, 1, 2, 3, 4, 5, 6]  # keep the copyright/licence notice of the face
+    options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 7, 13, 14]  # names, copyright, trademark and the licence notice
     font = TTFont(str(fonts.font_file(weight)), recalcTimestamp=False)
     subsetter = subset.Subsetter(options)
     subsetter.populate(text=chars)
