@@ -63,11 +63,24 @@ def ink(image: Image.Image) -> Image.Image:
     return image.convert("L").point(lambda v: 255 if v < INK_BELOW else 0)
 
 
+def test_near_grows_a_mask_by_one_pixel() -> None:
+    mask = Image.new("L", (5, 5), 0)
+    mask.putpixel((2, 2), 255)
+    grown = near(mask)
+    assert [(x, y) for y in range(5) for x in range(5) if grown.getpixel((x, y))] == \
+        [(x, y) for y in range(1, 4) for x in range(1, 4)]
+
+
+def near(mask: Image.Image) -> Image.Image:
+    """The mask grown by 1 px (255 wherever ink lies within the 3 x 3 block around a pixel)."""
+    return mask.filter(ImageFilter.BoxBlur(1)).point(lambda v: 255 if v > 0 else 0)
+
+
 def difference(pdf_png: Image.Image, svg_png: Image.Image) -> float:
     """Ink pixels of either render with no ink within 1 px in the other, over the PDF render's ink."""
     a, b = ink(pdf_png), ink(svg_png)
-    only_a = ImageChops.subtract(a, b.filter(ImageFilter.MaxFilter(3)))
-    only_b = ImageChops.subtract(b, a.filter(ImageFilter.MaxFilter(3)))
+    only_a = ImageChops.subtract(a, near(b))
+    only_b = ImageChops.subtract(b, near(a))
     return (only_a.histogram()[255] + only_b.histogram()[255]) / a.histogram()[255]
 
 
