@@ -14,6 +14,10 @@ A pixel differs when one render has ink there and the other has none within
 1 px (two rasterisers place glyph edges up to a pixel apart; a fallback font
 9 % wider moves whole words). Differing pixels / ink pixels of the PDF render
 must stay at most 2 %; without the embedded font the same measure is 10-70 %.
+
+A browser reads ``@font-face`` itself: headless Chromium (on CI for the host
+page) screenshots two SVGs with no font handed to it, which proves the CSS
+and its data URI work as written (measured 0.003 %; without them 34 %).
 """
 
 from __future__ import annotations
@@ -151,3 +155,27 @@ def test_without_the_embedded_font_the_measure_fails(tmp_path: Path) -> None:
     doc = registry.build_sheet("tracker", "world", [], "a4")
     p = start(tmp_path / "fallback", "tracker", render_page(doc, "svg", 0), render_png_page(doc, 0), embedded=False)
     assert finish(p) > 5 * MAX_DIFFERENCE  # the fallback font (DejaVu) is wider: whole words move
+
+
+CHROMIUM = shutil.which("chromium")
+
+
+@pytest.mark.skipif(CHROMIUM is None, reason="chromium not installed (Debian: apt-get install chromium; .ci/run "
+                    "installs it)")
+@pytest.mark.parametrize("kind,subject,paper", [("tracker", "world", "a4"), ("aid", "wereldsteden", "letter")])
+def test_a_browser_draws_the_svg_in_the_font_it_carries(tmp_path: Path, kind: str, subject: str, paper: str) -> None:
+    # a browser reads @font-face itself: no font is handed to it (Open Sans is not installed)
+    doc = registry.build_sheet(kind, subject, ["Ann Lee"], paper)
+    pdf_png = Image.open(io.BytesIO(render_png_page(doc, 0)))
+    (tmp_path / "sheet.svg").write_bytes(render_page(doc, "svg", 0))
+    (tmp_path / "sheet.html").write_text(
+        f'<html><body style="margin:0"><img src="sheet.svg" style="display:block;width:{pdf_png.width}px;'
+        f'height:{pdf_png.height}px"></body></html>')
+    shot = tmp_path / "shot.png"
+    subprocess.run([str(CHROMIUM), "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
+                    f"--user-data-dir={tmp_path / 'profile'}", "--force-device-scale-factor=1",
+                    f"--window-size={pdf_png.width},{pdf_png.height}", f"--screenshot={shot}",
+                    (tmp_path / "sheet.html").as_uri()], capture_output=True, timeout=120, check=True)
+    with Image.open(shot) as browser_png:
+        assert browser_png.size == pdf_png.size
+        assert difference(pdf_png.convert("RGB"), browser_png.convert("RGB")) <= MAX_DIFFERENCE
