@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import base64
 import io
+import re
 import struct
 import xml.etree.ElementTree as ET
 import zlib
@@ -11,11 +13,12 @@ from typing import cast
 
 import pypdf
 import pytest
+from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 from PIL import Image
 from pypdf.generic import DictionaryObject
 
 from printkit import backends
-from printkit.backends.png import encode_png
+from printkit.backends.png import encode_png, pixels
 from printkit.layout.primitives import (
     Circle,
     Document,
@@ -131,6 +134,45 @@ def test_png_size_not_blank_and_deterministic() -> None:
     darkest = grey.getextrema()[0]
     assert isinstance(darkest, int) and darkest < 60  # black text and lines are there
     assert files == backends.render(_doc(2), "png")
+
+
+def test_letter_png_is_11_inches_at_150_dpi() -> None:
+    doc = Document(612.0, 792.0, (Page((Text(60, 700, "Letter", 12),)),))
+    portrait = Image.open(io.BytesIO(backends.render(doc, "png")[0]))
+    assert portrait.size == (1275, 1650)  # 8.5 x 11 in x 150, no extra row from 792 x 150 / 72 = 1650.0000000000002
+    landscape = Document(792.0, 612.0, (Page((Text(60, 500, "Letter", 12),)),))
+    assert Image.open(io.BytesIO(backends.render(landscape, "png")[0])).size == (1650, 1275)
+    assert pixels(595.28, 150) == 1241 and pixels(841.89, 150) == 1754
+
+
+def _embedded_fonts(svg: bytes) -> dict[str, TTFont]:
+    """weight (400/700) -> the TrueType font each @font-face of the SVG carries."""
+    css = "".join(ET.fromstring(svg).find(f"{SVG}defs").find(f"{SVG}style").itertext())  # type: ignore[union-attr]
+    found = re.findall(r"font-family:'Open Sans';font-weight:(\d+);.*?base64,([A-Za-z0-9+/=]+)", css)
+    return {weight: TTFont(io.BytesIO(base64.b64decode(data))) for weight, data in found}
+
+
+def test_svg_carries_a_subset_of_its_font_with_exactly_the_glyphs_it_prints() -> None:
+    doc = _doc(2)
+    svg = backends.render(doc, "svg")[1]
+    fonts = _embedded_fonts(svg)
+    assert sorted(fonts) == ["400", "700"]
+    regular = {chr(c) for c in fonts["400"].getBestCmap()}
+    bold = {chr(c) for c in fonts["700"].getBestCmap()}
+    assert regular == set('Player <b>&"1"')  # page 2's own name text (regular)
+    assert bold == set("Łódź İstanbul Brașov")  # the form's bold text
+    assert "GPOS" not in fonts["400"] and "kern" not in fonts["400"]  # no kerning: the PDF applies none
+    assert fonts["700"]["name"].getDebugName(1) == "Open Sans"
+    assert backends.render(doc, "svg")[1] == svg  # the subset is the same bytes every time
+
+
+def test_svg_keeps_double_spaces() -> None:
+    doc = Document(595.28, 841.89, (Page((Text(60, 700, "Ann  Lee", 12),)),))
+    svg = backends.render(doc, "svg")[0]
+    root = ET.fromstring(svg)
+    assert root.get("{http://www.w3.org/XML/1998/namespace}space") == "preserve"
+    assert [t.text for t in root.iter(f"{SVG}text")] == ["Ann  Lee"]
+    assert "white-space:pre" in "".join(root.find(f"{SVG}defs").find(f"{SVG}style").itertext())  # type: ignore[union-attr]
 
 
 def test_encode_png_round_trips() -> None:

@@ -42,6 +42,7 @@ ALLOWED["printkit.cli"] = set(ALLOWED) - {"printkit.cli"}
 OWNERS = {
     "reportlab": {"printkit.backends.pdf"},
     "svgwrite": {"printkit.backends.svg"},
+    "fontTools": {"printkit.backends.svg"},
     "pypdfium2": {"printkit.backends.png"},
     "jinja2": {"printkit.present.host"},
     "cv2": {"printkit.scan"},

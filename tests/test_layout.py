@@ -146,10 +146,10 @@ def test_scorepad_continues_on_more_pages() -> None:
     doc = sheet("scorepad", "world", "letter", names)
     assert len(doc.pages) == 3  # 6 + 6 + 2 columns
     first = texts(list(doc.pages[0].items))
-    assert sorted(t for t in first if t.startswith("P")) == sorted([f"P{i}" for i in range(1, 7)] * 2)  # 2 games
+    assert sorted(t for t in first if t.startswith("P")) == sorted([f"P{i}" for i in range(1, 7)] * 3)  # 3 games
     assert "page 1 of 3" in first
     last = texts(list(doc.pages[2].items))
-    assert sorted(t for t in last if t.startswith("P")) == ["P13", "P13", "P14", "P14"]
+    assert sorted(t for t in last if t.startswith("P")) == ["P13", "P13", "P13", "P14", "P14", "P14"]
     items = page_items(doc, 2)
     assert overlapping_texts(items) == [] and outside(items, printable_area(doc.width, doc.height)) == []
     shown = texts(items)

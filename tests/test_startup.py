@@ -15,7 +15,7 @@ from printkit.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = [
-    "reportlab", "svgwrite", "jinja2", "pypdf", "pypdfium2", "pdfplumber", "PIL",
+    "reportlab", "svgwrite", "fontTools", "jinja2", "pypdf", "pypdfium2", "pdfplumber", "PIL",
     "tomllib", "fractions", "decimal", "printkit.loading.maps", "printkit.model.maps", "printkit.layout",
 ]
 

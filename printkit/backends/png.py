@@ -7,6 +7,7 @@ library is needed.
 
 from __future__ import annotations
 
+import math
 import struct
 import zlib
 from collections.abc import Callable
@@ -40,6 +41,15 @@ def encode_png(rgb: bytes, width: int, height: int, stride: int, dpi: int) -> by
     )
 
 
+def pixels(points: float, dpi: int) -> int:
+    """Whole pixels covering ``points`` at ``dpi``: 11 in at 150 dpi is 1650, A4's 595.28 pt is 1241.
+
+    The product is rounded to 6 decimals before rounding up, so floating-point
+    noise (792 x 150 / 72 = 1650.0000000000002) adds no pixel row.
+    """
+    return math.ceil(round(points * dpi / 72, 6))
+
+
 def render_png_pages(
     pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None
 ) -> list[bytes]:
@@ -53,7 +63,8 @@ def render_png_pages(
             page = pdf[index]
             bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255))
             buf = bytes(bitmap.buffer)
-            out.append(encode_png(buf, bitmap.width, bitmap.height, bitmap.stride, dpi))
+            width, height = (min(pixels(pt, dpi), px) for pt, px in zip(page.get_size(), (bitmap.width, bitmap.height)))
+            out.append(encode_png(buf, width, height, bitmap.stride, dpi))
             bitmap.close()
             page.close()
             if progress is not None:

@@ -3,18 +3,27 @@
 Forms go in ``<defs>`` as ``<g id>`` and are placed with ``<use>``; symbols are
 ``<symbol viewBox="0 0 1 1">`` placed with sized ``<use>``. Ids are derived
 from names, so the same document gives the same bytes. svgwrite escapes text.
+
+The page carries its font: a ``<style>`` with one ``@font-face`` per weight
+used, a TrueType subset of the shipped Open Sans (fontTools, imported here
+only) holding exactly the characters the page prints, as a ``data:`` URI.
+The subset keeps no hinting, kerning or ligatures (the PDF applies none) and
+no timestamps, so it is the same bytes for the same text.
 """
 
 from __future__ import annotations
 
+import base64
 import io
 from collections.abc import Iterable, Iterator
+from functools import lru_cache
 from typing import Any, BinaryIO
 
 import svgwrite
 
 from printkit.layout import fonts
 from printkit.layout.primitives import (
+    FontWeight,
     Circle,
     Document,
     Form,
@@ -127,6 +136,41 @@ class _Builder:
         return group
 
 
+@lru_cache(maxsize=64)
+def font_subset(weight: FontWeight, chars: str) -> bytes:
+    """A TrueType subset of the shipped font for ``weight`` with exactly the glyphs of ``chars``."""
+    from fontTools import subset
+    from fontTools.ttLib import TTFont
+
+    options = subset.Options()
+    options.hinting = False
+    options.layout_features = []
+    options.drop_tables += ["GPOS", "GSUB", "GDEF", "kern", "DSIG"]
+    options.name_IDs = [0, 1, 2, 3, 4, 5, 6, 7, 13, 14]  # names, copyright, trademark and the licence notice
+    font = TTFont(str(fonts.font_file(weight)), recalcTimestamp=False)
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(text=chars)
+    subsetter.subset(font)
+    out = io.BytesIO()
+    font.save(out)
+    return out.getvalue()
+
+
+def font_css(texts: Iterable[Text]) -> str:
+    """``@font-face`` rules embedding the subset of each weight the texts use (empty if none)."""
+    used: dict[FontWeight, set[str]] = {}
+    for t in texts:
+        used.setdefault(t.weight, set()).update(t.text)
+    rules: list[str] = []
+    for weight in sorted(used):
+        data = base64.b64encode(font_subset(weight, "".join(sorted(used[weight])))).decode("ascii")
+        rules.append(
+            f"@font-face{{font-family:'{fonts.NAME}';font-weight:{700 if weight == 'bold' else 400};"
+            f"font-style:normal;src:url(data:font/ttf;base64,{data}) format('truetype')}}"
+        )
+    return "".join(rules) + "text{white-space:pre}"
+
+
 def _walk(items: Iterable[Item], forms: dict[str, Form]) -> Iterator[Item]:
     for item in items:
         yield item
@@ -148,9 +192,11 @@ def render_svg_page(document: Document, index: int) -> bytes:
         debug=False,
     )
     dwg.attribs["font-family"] = fonts.FAMILY
+    dwg.attribs["xml:space"] = "preserve"  # double spaces print as in the PDF
     if document.title:
         dwg.set_desc(title=document.title if not page.label else f"{document.title} - {page.label}")
     b = _Builder(dwg)
+    dwg.defs.add(dwg.style(font_css(i for i in used if isinstance(i, Text))))
     for sym in document.symbols:
         if sym.name in icon_names:
             dwg.defs.add(b.symbol(sym))

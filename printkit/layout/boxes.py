@@ -147,3 +147,24 @@ def segment_boxes(x1: float, y1: float, x2: float, y2: float, step: float = 3.0)
     """Small boxes along a line, to keep labels off it."""
     n = max(1, int(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 / step))
     return [Box(x1 + (x2 - x1) * i / n - 0.8, y1 + (y2 - y1) * i / n - 0.8, 1.6, 1.6) for i in range(n + 1)]
+
+
+def blank_band(items: Iterable[Item], area: Box) -> tuple[float, float]:
+    """The tallest horizontal band of ``area`` that no item's box reaches: (top y, height).
+
+    Every item (text, rule, box, icon) covers the rows of its box; the band is
+    the largest stretch of rows inside ``area`` covered by none of them, the
+    top and bottom margins' edges included. Shows paper a sheet leaves unused.
+    """
+    spans = sorted(
+        (max(b.y, area.y), min(b.bottom, area.bottom))
+        for b in (item_box(i) for i in items)
+        if b is not None and b.bottom > area.y and b.y < area.bottom
+    )
+    best = (area.y, 0.0)
+    reached = area.y
+    for top, bottom in spans + [(area.bottom, area.bottom)]:
+        if top - reached > best[1]:
+            best = (reached, top - reached)
+        reached = max(reached, bottom)
+    return best

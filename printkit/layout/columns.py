@@ -5,6 +5,11 @@ share this flow: as many copies of the table as fit above the notes at the
 page's foot are drawn once as a Form; each page then prints up to ``cols``
 player names over their columns in every table, with ``page p of n`` when the
 players need more than one page.
+
+The table is drawn at a row scale: the pad takes the most tables that fit with
+rows at least ``ColumnPad.min_scale`` of their normal height (where a row's
+label and hint still clear the next row's), then the tallest rows (up to
+``MAX_SCALE``) at which that many still fit, so the tables use the page.
 """
 
 from __future__ import annotations
@@ -25,8 +30,11 @@ from printkit.layout.common import (
 )
 from printkit.layout.primitives import Document, Form, Item, Page, UseForm
 
-Table = Callable[[float], tuple[list[Item], float, float]]
-"""Draws one empty table with its top at y: (items, baseline of the player header, bottom)."""
+Table = Callable[[float, float], tuple[list[Item], float, float]]
+"""Draws one empty table with its top at y, rows at a scale: (items, baseline of the player header, bottom)."""
+
+MAX_SCALE = 1.5
+SCALE_STEP = 0.02
 
 
 @dataclass(frozen=True)
@@ -42,6 +50,8 @@ class ColumnPad:
     title: str
     overflow: str
     """The error message when not even one table fits the page."""
+    min_scale: float = 0.84
+    """The shortest rows allowed, as a share of their normal height."""
 
     @property
     def col_w(self) -> float:
@@ -53,18 +63,30 @@ class ColumnPad:
         return self.sheet.x + self.label_w + column * self.col_w + self.col_w / 2
 
 
-def stack(table: Table, top: float, limit: float, gap: float) -> tuple[list[Item], list[float]]:
+def stack(table: Table, top: float, limit: float, gap: float, scale: float = 1.0) -> tuple[list[Item], list[float]]:
     """As many tables as fit between ``top`` and ``limit``, ``gap`` apart: (items, header baselines)."""
     items: list[Item] = []
     bases: list[float] = []
     y = top
     while True:
-        drawn, base, bottom = table(y)
+        drawn, base, bottom = table(y, scale)
         if bottom > limit:
             return items, bases
         items += drawn
         bases.append(base)
         y = bottom + gap
+
+
+def fill_scale(table: Table, top: float, limit: float, gap: float, min_scale: float) -> float:
+    """The row scale (``min_scale`` to ``MAX_SCALE``) at which the most tables fit, and among those the tallest rows."""
+    def count(scale: float) -> int:
+        height = table(top, scale)[2] - top
+        return int((limit - top + gap) // (height + gap))
+
+    most = count(min_scale)
+    steps = int((MAX_SCALE - min_scale) / SCALE_STEP)
+    return next((s for s in (round(MAX_SCALE - SCALE_STEP * i, 2) for i in range(steps)) if count(s) >= most),
+                min_scale)
 
 
 def player_pages(pad: ColumnPad, names: Sequence[str], bases: Sequence[float]) -> list[Page]:
@@ -88,7 +110,8 @@ def column_pad(pad: ColumnPad, table: Table, names: Sequence[str]) -> Document:
     """The whole pad: tables stacked above the notes, then the players' pages."""
     s = pad.sheet
     _, note_h = paragraph(s.x, 0, s.w, pad.notes, BODY_SIZE, fill=GREY)
-    tables, bases = stack(table, s.y, s.height - MARGIN - note_h - 8, pad.gap)
+    limit = s.height - MARGIN - note_h - 8
+    tables, bases = stack(table, s.y, limit, pad.gap, fill_scale(table, s.y, limit, pad.gap, pad.min_scale))
     if not bases:
         raise LayoutError(pad.overflow)
     notes, _ = paragraph(s.x, s.height - MARGIN - note_h, s.w, pad.notes, BODY_SIZE, fill=GREY)

@@ -240,13 +240,19 @@ class NameSlot:
 
 
 def name_line(x: float, y: float, w: float, label: str = "Name") -> tuple[list[Item], NameSlot]:
-    """A ``Name: ______`` write-in line; the slot is where a printed name goes."""
+    """A ``Name: ______`` write-in line; the slot is where a printed name goes.
+
+    The rule runs under the descenders of a name printed at the slot's size
+    (g, j, p, q, y), so a printed name never has the rule through it.
+    """
     size = 10.0
-    base = y + fonts.ascent(12.0, "bold")
+    slot_size = NameSlot.size
+    base = y + fonts.ascent(slot_size, "bold")
+    rule_y = base + fonts.descent(slot_size, "bold") + 0.5 + WRITE_LINE.width / 2
     lw = fonts.text_width(label + ":", size, "bold")
     items: list[Item] = [
         text(x, base, label + ":", size, "bold"),
-        Line(x + lw + 4, base + 2.5, x + w, base + 2.5, WRITE_LINE),
+        Line(x + lw + 4, rule_y, x + w, rule_y, WRITE_LINE),
     ]
     return items, NameSlot(x + lw + 8, base, w - lw - 10)
 

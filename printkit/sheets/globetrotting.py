@@ -13,6 +13,10 @@ from printkit.layout.common import (
     GREY,
     INK,
     LIGHT,
+    MARGIN,
+    NameSlot,
+    THIN,
+    Sheet,
     checkbox,
     fitted,
     name_line,
@@ -23,7 +27,7 @@ from printkit.layout.common import (
     table,
     text,
 )
-from printkit.layout.primitives import Document, Item, Rect, Style
+from printkit.layout.primitives import Document, Item, Line, Rect, Style
 from printkit.model.games import Globetrotting
 from printkit.sheets.builder import SheetBuilder
 
@@ -32,13 +36,18 @@ FRAME = Style(stroke=INK, width=1.2)
 BOX = 26.0
 
 
-def _flights(game: Globetrotting, x: float, y: float, w: float) -> tuple[list[Item], float]:
-    """Flight boxes with a running-total line under them; returns (items, height)."""
+STRETCH_ROWS = 6
+"""Rows that grow to use the page: the two flight rows and the four fulfillment rows."""
+MAX_STRETCH = 28.0
+
+
+def _flights(game: Globetrotting, x: float, y: float, w: float, stretch: float) -> tuple[list[Item], float]:
+    """Flight boxes with a running-total line under them, ``stretch`` pt taller; returns (items, height)."""
     label_w = 86.0
     col = (w - label_w) / game.flights
     cells = {(0, 0): "Flight", (1, 0): "Airfare", (2, 0): "Running total"}
     cells.update({(0, i + 1): str(i + 1) for i in range(game.flights)})
-    heights = [20.0, 30.0, 30.0]
+    heights = [20.0, 30.0 + stretch, 30.0 + stretch]
     items: list[Item] = [Rect(x, y, w, heights[0], SHADED)]
     items += table(x, y, [label_w] + [col] * game.flights, heights, cells, bold_rows=[0], bold_cols=[0])
     items.append(Rect(x, y, w, sum(heights), FRAME))
@@ -85,19 +94,20 @@ def _write_ins(game: Globetrotting, label: str, festivals: bool, bx: float, by: 
     return items
 
 
-def _fulfillment(game: Globetrotting, festivals: bool, x: float, y: float, w: float) -> tuple[list[Item], float]:
+def _fulfillment(game: Globetrotting, festivals: bool, x: float, y: float, w: float,
+                 stretch: float) -> tuple[list[Item], float]:
     """The fulfillment points section, framed, ending in the Total row; returns (items, y below it)."""
     head, hh = section_header(x, y, w, "Fulfillment points")
     items = head
     y += hh + 6
     label_w = 200.0
     rows = _fulfillment_rows(game, festivals)
-    row_h = 46.0
+    row_h = 46.0 + stretch
     for r, (label, hint) in enumerate(rows):
         ry = y + r * row_h
-        if r % 2 == 0:
-            items.append(Rect(x, ry, w, row_h, SHADED))
-        items += _row(x + 6, ry + 6, label, hint, label_w)
+        if r:  # a rule between rows, not a grey band: grey hint text on a halftoned band breaks up in black and white
+            items.append(Line(x, ry, x + w, ry, THIN))
+        items += _row(x + 6, ry + row_h / 2 - 17, label, hint, label_w)
         items += _points_box(x + w - BOX - 6, ry + (row_h - BOX) / 2)
         items += _write_ins(game, label, festivals, x + label_w + 6, ry + (row_h - 22) / 2)
     y += len(rows) * row_h
@@ -109,31 +119,38 @@ def _fulfillment(game: Globetrotting, festivals: bool, x: float, y: float, w: fl
     return items, y + 52
 
 
-def passport(game: Globetrotting, names: list[str], paper: str) -> Document:
-    """One passport page per player."""
-    sheet = start_sheet(paper, game.name, f"Passport - {game.flights} flights, then score")
-    width, height, x, w, items, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
-    festivals = game.uses_festivals(max(1, len(names)))
+def _passport(game: Globetrotting, festivals: bool, sheet: Sheet, stretch: float) -> tuple[list[Item], NameSlot, float]:
+    """The passport's items with its rows ``stretch`` pt taller: (items, name slot, y below the notes)."""
+    x, w, items, y = sheet.x, sheet.w, list(sheet.items), sheet.y
     line, slot = name_line(x, y, min(300.0, w))
     items += line
     y += 34
     head, hh = section_header(x, y, w, "Flights", "write each airfare, then the running total")
     items += head
     y += hh + 4
-    grid, gh = _flights(game, x, y, w)
+    grid, gh = _flights(game, x, y, w, stretch)
     items += grid
     y += gh + 8
     items += _row(x, y, "Total airfare", "the last running total; lower wins ties", 200)
     items += _points_box(x + w - BOX, y)
     y += 44
-    section, y = _fulfillment(game, festivals, x, y, w)
+    section, y = _fulfillment(game, festivals, x, y, w, stretch)
     items += section
     notes = (f"Game end: after {game.flights} flights. Add up your airfare and reveal it, then your fulfillment points. "
              "Most points wins; tied: lower total airfare; still tied: shared victory. "
              "Solo: Abby's passport is kept by printkit abby.")  # fmt: skip
-    para, _ = paragraph(x, y, w, notes, BODY_SIZE, fill=GREY)
-    items += para
-    return pack(width, height, items, names, slot, f"{game.name} - passport", "globetrotting-passport")
+    para, ph = paragraph(x, y, w, notes, BODY_SIZE, fill=GREY)
+    return items + para, slot, y + ph
+
+
+def passport(game: Globetrotting, names: list[str], paper: str) -> Document:
+    """One passport page per player, its write-in rows grown to use the page."""
+    sheet = start_sheet(paper, game.name, f"Passport - {game.flights} flights, then score")
+    festivals = game.uses_festivals(max(1, len(names)))
+    _, _, end = _passport(game, festivals, sheet, 0.0)
+    stretch = max(0.0, min(MAX_STRETCH, (sheet.height - MARGIN - end) / STRETCH_ROWS))
+    items, slot, _ = _passport(game, festivals, sheet, stretch)
+    return pack(sheet.width, sheet.height, items, names, slot, f"{game.name} - passport", "globetrotting-passport")
 
 
 SHEETS: dict[str, SheetBuilder[Globetrotting]] = {"passport": passport}

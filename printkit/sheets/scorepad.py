@@ -63,25 +63,30 @@ TIE_BREAK = (
 )
 
 
-def _grid(m: GameMap, x: float, y: float, w: float, label_w: float, cols: int) -> tuple[list[Item], float, float]:
-    """One empty game table; returns (items, header baseline y, bottom y)."""
+def _labels(x: float, y: float, row_h: float, label: str, hint: str, width: float) -> list[Item]:
+    """A row's bold label and its grey hint under it, centred in the row."""
+    return [fitted(x, y + row_h / 2 - 2.5, label, width, 10.5, "bold"),
+            fitted(x, y + row_h / 2 + 9.5, hint, width, 8.0, fill=GREY)]
+
+
+def _grid(m: GameMap, x: float, y: float, w: float, cols: int, scale: float) -> tuple[list[Item], float, float]:
+    """One empty game table, rows at ``scale`` of their normal height; returns (items, header baseline, bottom)."""
+    label_w = LABEL_W
     col_w = (w - label_w) / cols
-    header_h, row_h, total_h = 26.0, 31.0, 34.0
+    header_h, row_h, total_h = 26.0 * scale, 31.0 * scale, 34.0 * scale
     rows = categories(m)
     items: list[Item] = [Rect(x, y, w, header_h, Style(stroke=None, fill=LIGHT))]
     items.append(text(x + 6, y + header_h / 2 + 4, "Player", 11, "bold"))
     yy = y + header_h
     for label, hint in rows:
-        items.append(fitted(x + 6, yy + 13, label, label_w - 12, 10.5, "bold"))
-        items.append(fitted(x + 6, yy + 25, hint, label_w - 12, 8.0, fill=GREY))
+        items += _labels(x + 6, yy, row_h, label, hint, label_w - 12)
         yy += row_h
     total_top = yy
     items.append(Rect(x, yy, w, total_h, Style(stroke=None, fill=LIGHT)))
     items.append(text(x + 6, yy + total_h / 2 + 5, "Total", 14, "bold"))
     yy += total_h
     # the tie-break distance: not points, but decides ties
-    items.append(fitted(x + 6, yy + 13, "Routes to start", label_w - 12, 10.5, "bold"))
-    items.append(fitted(x + 6, yy + 25, "tie-break only: fewest wins", label_w - 12, 8.0, fill=GREY))
+    items += _labels(x + 6, yy, row_h, "Routes to start", "tie-break only: fewest wins", label_w - 12)
     bottom = yy + row_h
     line = Style(stroke=INK, width=0.8)
     items.append(Rect(x, y, w, bottom - y, Style(stroke=INK, width=1.4)))
@@ -109,7 +114,7 @@ def _game_line(x: float, y: float, w: float) -> list[Item]:
 
 
 def build(m: GameMap, names: list[str], paper: str) -> Document:
-    """Score pad pages for ``m``: players as columns (6 per page), as many games as fit a page."""
+    """Score pad pages for ``m``: players as columns (``m.max_multiplayer`` per page), as many games as fit a page."""
     players = m.max_multiplayer
     sheet = start_sheet(paper, "Score pad", f"{m.title} - one column per player", gap=10.0)
     notes = TIE_BREAK + (
@@ -119,8 +124,8 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
     pad = ColumnPad(sheet, LABEL_W, players, notes, gap=16.0, form="scorepad", title=f"Score pad - {m.name}",
                     overflow=f"score pad for {m.id}: the table does not fit a {paper} page")
 
-    def game(y: float) -> tuple[list[Item], float, float]:
-        grid, header_base, bottom = _grid(m, sheet.x, y + 18, sheet.w, LABEL_W, players)
+    def game(y: float, scale: float) -> tuple[list[Item], float, float]:
+        grid, header_base, bottom = _grid(m, sheet.x, y + 18, sheet.w, players, scale)
         return _game_line(sheet.x, y, sheet.w) + grid, header_base, bottom
 
     return column_pad(pad, game, names)

@@ -27,7 +27,7 @@ def end_rule(game: Trekking) -> str:
 
 
 def _rows(game: Trekking) -> list[tuple[str, str, float, bool]]:
-    """(label, hint, height, shaded) of each row below the player header."""
+    """(label, hint, normal height, shaded) of each row below the player header."""
     cols = " ".join(str(p) for p in game.suitcase_points)
     rows = [(f"Tour {i}", "", TOUR_H, False) for i in range(1, game.tour_slots + 1)]
     rows += [
@@ -40,20 +40,22 @@ def _rows(game: Trekking) -> list[tuple[str, str, float, bool]]:
     return rows
 
 
-def _grid(game: Trekking, x: float, y: float, w: float, cols: int) -> tuple[list[Item], float, float]:
-    """One empty game table; returns (items, header baseline, bottom)."""
+def _grid(game: Trekking, x: float, y: float, w: float, cols: int, scale: float) -> tuple[list[Item], float, float]:
+    """One empty game table, rows at ``scale`` of their normal height; returns (items, header baseline, bottom)."""
     rows = _rows(game)
     col_w = (w - LABEL_W) / cols
-    items: list[Item] = [Rect(x, y, w, HEADER_H, SHADED), text(x + 6, y + HEADER_H / 2 + 4, "Player", 11, "bold")]
-    yy = y + HEADER_H
-    for label, hint, h, shaded in rows:
+    header_h = HEADER_H * scale
+    items: list[Item] = [Rect(x, y, w, header_h, SHADED), text(x + 6, y + header_h / 2 + 4, "Player", 11, "bold")]
+    yy = y + header_h
+    for label, hint, normal_h, shaded in rows:
+        h = normal_h * scale
         if shaded:
             items.append(Rect(x, yy, w, h, SHADED))
-        if h == TOUR_H:
+        if normal_h == TOUR_H:
             items.append(text(x + 6, yy + h / 2 + 3.5, label, BODY_SIZE, fill=GREY))
         elif hint:
-            items.append(fitted(x + 6, yy + 12, label, LABEL_W - 12, 10.5, "bold"))
-            items.append(fitted(x + 6, yy + 24.5, hint, LABEL_W - 12, 7.5, fill=GREY))
+            items.append(fitted(x + 6, yy + h / 2 - 2, label, LABEL_W - 12, 10.5, "bold"))
+            items.append(fitted(x + 6, yy + h / 2 + 10.5, hint, LABEL_W - 12, 7.5, fill=GREY))
         else:
             items.append(text(x + 6, yy + h / 2 + 5, label, 14, "bold"))
         strong = label in ("Tours", "Total", "Money")
@@ -62,7 +64,7 @@ def _grid(game: Trekking, x: float, y: float, w: float, cols: int) -> tuple[list
     items.append(Rect(x, y, w, yy - y, Style(stroke=INK, width=1.4)))
     items.append(Line(x + LABEL_W, y, x + LABEL_W, yy, Style(stroke=INK, width=1.2)))
     items += [Line(x + LABEL_W + c * col_w, y, x + LABEL_W + c * col_w, yy, THIN) for c in range(1, cols)]
-    return items, y + HEADER_H / 2 + 4.5, yy
+    return items, y + header_h / 2 + 4.5, yy
 
 
 def scorepad(game: Trekking, names: list[str], paper: str) -> Document:
@@ -73,8 +75,9 @@ def scorepad(game: Trekking, names: list[str], paper: str) -> Document:
              "right-most completely filled column (check these values against your suitcase). "
              "Ties: most money wins; still tied, victory is shared.")  # fmt: skip
     pad = ColumnPad(sheet, LABEL_W, cols, notes, gap=18.0, form="trekking-scorepad",
-                    title=f"{game.name} - score pad", overflow=f"{game.name} score pad does not fit a {paper} page")
-    return column_pad(pad, lambda y: _grid(game, sheet.x, y, sheet.w, cols), names)
+                    title=f"{game.name} - score pad", overflow=f"{game.name} score pad does not fit a {paper} page",
+                    min_scale=0.93)
+    return column_pad(pad, lambda y, scale: _grid(game, sheet.x, y, sheet.w, cols, scale), names)
 
 
 SHEETS: dict[str, SheetBuilder[Trekking]] = {"scorepad": scorepad}

@@ -12,6 +12,8 @@ from printkit.layout.common import (
     INK,
     LIGHT,
     MARGIN,
+    PAPER_WHITE,
+    Sheet,
     checkbox,
     count_word,
     fitted,
@@ -27,11 +29,12 @@ from printkit.layout.primitives import Circle, Document, Item, Line, Rect, Style
 from printkit.model.games import Wereldsteden
 from printkit.sheets.builder import SheetBuilder
 
-DOTS = {  # action -> (fill, stroke, stroke width): the board's dots, labelled so greyscale works too
-    "buy": ("#d62828", INK, 1.2),
-    "sell": ("#2a9d3a", INK, 1.2),
-    "extra": (INK, INK, 0.6),
-    "special": (INK, "#e05a9c", 2.2),
+DOTS = {  # action -> (fill, stroke, stroke width, letter): the board's dots; red and green print as the same
+    # grey (and look alike to red-green colour-blind players), so they carry a letter too
+    "buy": ("#d62828", INK, 1.2, "B"),
+    "sell": ("#2a9d3a", INK, 1.2, "S"),
+    "extra": (INK, INK, 0.6, ""),
+    "special": (INK, "#e05a9c", 2.2, ""),  # drawn with a thin black ring outside the pink (see _dot)
 }
 SLOT = 52.0
 
@@ -97,36 +100,49 @@ def tracker(game: Wereldsteden, names: list[str], paper: str) -> Document:
     return pack(width, height, items, names, slot, f"{game.name} - tracker", "wereldsteden-tracker")
 
 
-def _dot(kind: str, cx: float, cy: float) -> Circle:
-    fill, stroke, width = DOTS[kind]
-    return Circle(cx, cy, 5.0, Style(stroke=stroke, fill=fill, width=width))
+DOT_R = 7.0
 
 
-def _entry(x: float, y: float, w: float, kind: str, title: str, body: str) -> tuple[list[Item], float]:
-    """A dot, a bold title and wrapped text; returns (items, height)."""
-    items: list[Item] = [_dot(kind, x + 6, y + 6), text(x + 18, y + 10, title, BODY_SIZE + 0.5, "bold")]
-    para, ph = paragraph(x + 18, y + 15, w - 18, body, BODY_SIZE)
-    return items + para, 15 + ph + 8
+def _dot(kind: str, cx: float, cy: float) -> list[Item]:
+    """The board's dot for an action; buy and sell carry a letter so that black-and-white prints tell them apart."""
+    fill, stroke, width, letter = DOTS[kind]
+    items: list[Item] = [Circle(cx, cy, DOT_R, Style(stroke=stroke, fill=fill, width=width))]
+    if kind == "special":  # the pink edge prints light: a black ring around it tells it from the black dot
+        items.append(Circle(cx, cy, DOT_R + width / 2 + 0.9, Style(stroke=INK, fill=None, width=0.7)))
+    if letter:  # black on a white centre: halftoned red and green would swallow a white letter
+        items.append(Circle(cx, cy, DOT_R - 2.4, Style(stroke=None, fill=PAPER_WHITE)))
+        items.append(text(cx, cy + 2.7, letter, 7.5, "bold", "middle"))
+    return items
 
 
-def aid(game: Wereldsteden, names: list[str], paper: str) -> Document:
-    """The one-page player aid: city actions, winning tiles, the travel cards (one copy per name)."""
-    sheet = start_sheet(paper, game.name, "Player aid")
-    width, height, x, w, items, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
-    head, hh = section_header(x, y, w, "Actions in cities", "your turn ends after the action (not after an extra flight)")
-    items += head
-    y += hh + 6
+def _entry(x: float, y: float, w: float, kind: str, title: str, body: str, size: float) -> tuple[list[Item], float]:
+    """A dot, a bold title and wrapped text at ``size``; returns (items, height)."""
+    items: list[Item] = _dot(kind, x + 9.5, y + 6) + [text(x + 24, y + 10, title, size + 0.5, "bold")]
+    para, ph = paragraph(x + 24, y + 6 + size, w - 24, body, size)
+    return items + para, 6 + size + ph + 8
+
+
+def _actions(game: Wereldsteden) -> list[tuple[str, str, str]]:
+    """(dot kind, title, text) of each city action, from the data."""
     flights = "; ".join(f"{a} - {b}" for a, b in game.extra_flight)
     entries = [
-        ("buy", "Buy a souvenir (red dot)", "Pay the price shown and take a souvenir tile. In: " + ", ".join(game.buy) + "."),
-        ("sell", "Sell a souvenir (green dot)", "Sell souvenirs matching a winning tile on display there: take the coins "
-         "shown and the tile. In: " + ", ".join(game.sell) + "."),
+        ("buy", "Buy a souvenir (red dot, B)", "Pay the price shown and take a souvenir tile. In: " + ", ".join(game.buy) + "."),
+        ("sell", "Sell a souvenir (green dot, S)", "Sell souvenirs matching a winning tile on display there: take the "
+         "coins shown and the tile. In: " + ", ".join(game.sell) + "."),
         ("extra", "Extra flight (black dot)", f"Pay {game.extra_flight_cost} coins and cross to the other side of the "
          f"board: {flights}. You may travel on."),
     ]  # fmt: skip
-    entries += [("special", f"{s.city}: {s.name} (pink edge)", s.text) for s in game.special]
-    for kind, title, body in entries:
-        part, ph = _entry(x, y, w, kind, title, body)
+    return entries + [("special", f"{s.city}: {s.name} (pink edge)", s.text) for s in game.special]
+
+
+def _aid(game: Wereldsteden, sheet: Sheet, size: float) -> tuple[list[Item], float]:
+    """The aid's items with its text at ``size``: (items, y below the last line)."""
+    x, w, items, y = sheet.x, sheet.w, list(sheet.items), sheet.y
+    head, hh = section_header(x, y, w, "Actions in cities", "your turn ends after the action (not after an extra flight)")
+    items += head
+    y += hh + 6
+    for kind, title, body in _actions(game):
+        part, ph = _entry(x, y, w, kind, title, body, size)
         items += part
         y += ph
     y += 4
@@ -137,30 +153,44 @@ def aid(game: Wereldsteden, names: list[str], paper: str) -> Document:
     for colour in game.stacks:
         spaces = ", ".join(s.city for s in game.spaces if s.stack == colour)
         kinds = ", ".join(f"{t.name} ({t.city})" for t in game.tiles if t.stack == colour)
-        para, ph = paragraph(x, y, w, f"{colour.capitalize()} on {spaces}: {kinds}.", BODY_SIZE)
+        para, ph = paragraph(x, y, w, f"{colour.capitalize()} on {spaces}: {kinds}.", size)
         items += para
         y += ph + 4
     para, ph = paragraph(x, y, w, "No two identical tiles side by side: the three yellow tiles differ, the three "
                          "purple tiles differ, and Helsinki's two differ. A refill that breaks this goes beside "
-                         "the board and the next tile is drawn.", BODY_SIZE, fill=GREY)  # fmt: skip
+                         "the board and the next tile is drawn.", size, fill=GREY)  # fmt: skip
     items += para
     y += ph + 10
     head, hh = section_header(x, y, w, f"Your {count_word(len(game.cards))} cards")
     items += head
     y += hh + 4
-    name_w = max(fonts.text_width(c.name, BODY_SIZE, "bold") for c in game.cards) + 12
+    name_w = max(fonts.text_width(c.name, size, "bold") for c in game.cards) + 12
     for card in game.cards:
-        items.append(text(x, y + 10, card.name, BODY_SIZE, "bold"))
-        para, ph = paragraph(x + name_w, y + 1, w - name_w, card.text, BODY_SIZE)
+        items.append(text(x, y + size + 1, card.name, size, "bold"))
+        para, ph = paragraph(x + name_w, y + 1, w - name_w, card.text, size)
         items += para
-        y += max(ph, 12) + 5
+        y += max(ph, size + 3) + 5 + (size - BODY_SIZE)
         items.append(Line(x, y - 2, x + w, y - 2, Style(stroke=LIGHT, width=0.6)))
     y += 6
     rules = ("Travel: play cards and move along lines of their colours; never through a city with another "
              "traveller (except with the Helicopter Flight) and never end your turn where you began.")  # fmt: skip
-    para, _ = paragraph(x, y, w, rules, BODY_SIZE, fill=GREY)
-    items += para
-    return pack(width, height, items, [n or "" for n in names], None, f"{game.name} - player aid", "wereldsteden-aid")
+    para, ph = paragraph(x, y, w, rules, size, fill=GREY)
+    return items + para, y + ph
+
+
+AID_SIZES = (10.5, 10.0, 9.5, BODY_SIZE)
+"""Text sizes the aid tries, largest first: the largest whose text fits the page is used."""
+
+
+def aid(game: Wereldsteden, names: list[str], paper: str) -> Document:
+    """The one-page player aid: city actions, winning tiles, the travel cards (one copy per name)."""
+    sheet = start_sheet(paper, game.name, "Player aid")
+    for size in AID_SIZES:
+        items, end = _aid(game, sheet, size)
+        if end <= sheet.height - MARGIN:
+            break
+    return pack(sheet.width, sheet.height, items, [n or "" for n in names], None, f"{game.name} - player aid",
+                "wereldsteden-aid")
 
 
 SHEETS: dict[str, SheetBuilder[Wereldsteden]] = {"tracker": tracker, "aid": aid}
