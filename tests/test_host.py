@@ -113,11 +113,29 @@ def test_render_host_directly() -> None:
     assert "<tr><td>9 or less</td><td>Bad</td></tr>" in html
 
 
-def test_unwritable_output(runner: CliRunner, tmp_path: Path) -> None:
+def test_missing_output_folder_is_a_usage_error(runner: CliRunner, tmp_path: Path) -> None:
     out = tmp_path / "missing" / "host.html"
     result = runner.invoke(cli, ["host", "--seed", "1", "-o", str(out)])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: Invalid value for '-o' / '--output': folder '{out.parent}' does not exist"
+    )
+
+
+def test_unwritable_output(runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    import printkit.files
+
+    def full(path: object, data: bytes) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(printkit.files, "atomic_write", full)
+    out = tmp_path / "host.html"
+    result = runner.invoke(cli, ["host", "--seed", "1", "-o", str(out)])
     assert result.exit_code == 1
-    assert result.stderr == f"Error: {out}: cannot write the host page (No such file or directory)\n"
+    assert result.stderr == f"Error: {out}: cannot write the host page (No space left on device)\n"
+    assert not out.exists()
 
 
 @pytest.mark.parametrize(

@@ -26,14 +26,17 @@ class OutputError(PrintkitError):
 
 def format_for(path: str | os.PathLike[str] | None, fmt: str | None) -> Format:
     """The format to write: ``fmt`` if given, else the output file's extension."""
+    suffix = "" if path is None or str(path) == "-" else Path(path).suffix.lower().lstrip(".")
     if fmt:
-        for known in FORMATS:
-            if known == fmt.lower():
-                return known
-        raise OutputError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+        chosen = next((known for known in FORMATS if known == fmt.lower()), None)
+        if chosen is None:
+            raise OutputError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+        if suffix in FORMATS and suffix != chosen:
+            raise OutputError(f"{path}: the extension .{suffix} does not match the format {chosen}; "
+                              f"name the file .{chosen} or leave out --format")
+        return chosen
     if path is None or str(path) == "-":
         return "pdf"
-    suffix = Path(path).suffix.lower().lstrip(".")
     for known in FORMATS:
         if known == suffix:
             return known

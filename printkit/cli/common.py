@@ -8,12 +8,15 @@ function that needs it. Errors are reported once, by the group (``printkit.cli``
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Mapping
+import os
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from printkit.errors import InputError, UnknownMapError
+from printkit.model.names import shown
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap
@@ -25,6 +28,45 @@ def names_option(value: str | None) -> list[str]:
     if not value:
         return []
     return [n.strip() for n in value.split(",") if n.strip()]
+
+
+STDOUT = "-"  # an output option given as '-' writes to stdout
+PATH_SHOWN = 240  # characters of a path echoed in a message
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """A path as messages quote it: ``repr``, shortened to :data:`PATH_SHOWN` characters."""
+    return shown(os.fspath(path), PATH_SHOWN)
+
+
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths are one file (hardlinks and symlinks included); False if either is missing."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def not_an_input(outputs: Iterable[str | os.PathLike[str]], inputs: Iterable[str | os.PathLike[str]],
+                 hint: str) -> None:
+    """A usage error for option ``hint`` if any output path is one of the command's input files."""
+    sources = [i for i in inputs if i is not None]
+    for out in outputs:
+        for source in sources:
+            if _same_file(out, source):
+                what = ("an input of this command" if os.fspath(out) == os.fspath(source)
+                        else f"the same file as the input {shown_path(source)}")
+                raise click.BadParameter(f"{shown_path(out)} is {what}; writing there would replace it: "
+                                         "choose another file", param_hint=hint)
+
+
+def output_path(value: str, hint: str, inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
+    """The file an output option names: its folder must exist and it must not be one of ``inputs``."""
+    target = Path(value)
+    if not target.parent.is_dir():
+        raise click.BadParameter(f"folder {shown_path(target.parent)} does not exist", param_hint=hint)
+    not_an_input([target], inputs, hint)
+    return target
 
 
 def seed_or_random(seed: int | None) -> int:

@@ -8,7 +8,15 @@ from typing import TYPE_CHECKING
 
 import click
 
-from printkit.cli.common import FactsCommand, bundled_map_ids, map_param, names_option
+from printkit.cli.common import (
+    STDOUT,
+    FactsCommand,
+    bundled_map_ids,
+    map_param,
+    names_option,
+    not_an_input,
+    output_path,
+)
 
 if TYPE_CHECKING:
     from printkit.backends import Format
@@ -18,6 +26,7 @@ FORMAT_CHOICES = ("pdf", "svg", "png")
 PAPER_CHOICES = ("a4", "letter")
 PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
 MAX_PLAYERS = 500
+OUTPUT_HINT = "'-o' / '--output'"
 
 
 def _slug(subject: str) -> str:
@@ -107,12 +116,14 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
 
     roster = _roster(players, names)
     try:
-        chosen = backends.format_for(None if output in (None, "-") else output, fmt)
+        chosen = backends.format_for(None if output in (None, STDOUT) else output, fmt)
     except backends.OutputError as exc:
-        raise click.BadParameter(str(exc), param_hint="'-o' / '--output'") from None
+        raise click.BadParameter(str(exc), param_hint=OUTPUT_HINT) from None
+    if output not in (None, STDOUT):
+        output_path(output, OUTPUT_HINT, [subject])
     document = _build(kind, subject, roster, paper.lower())
     count = backends.file_count(document, chosen)
-    if output == "-":
+    if output == STDOUT:
         if count != 1:
             raise click.UsageError(
                 f"{chosen.upper()} gives one file per page and this sheet has {count} pages; "
@@ -121,10 +132,9 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
         sys.stdout.buffer.write(backends.render(document, chosen)[0])
         return
     target = Path(output) if output else default_output(kind, subject, paper.lower(), chosen, len(roster))
+    not_an_input(backends.numbered_paths(target, count), [subject], OUTPUT_HINT)
     if not output:
         target.parent.mkdir(parents=True, exist_ok=True)
-    elif not target.parent.is_dir():
-        raise click.BadParameter(f"folder {str(target.parent)!r} does not exist", param_hint="'-o' / '--output'")
     paths = _write(document, chosen, target)
     pages = len(document.pages)
     where = str(paths[0]) if len(paths) == 1 else f"{paths[0]} ... {paths[-1].name}"

@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from printkit.cli.common import FactsCommand, bundled_map_ids, show_score
+from printkit.cli.common import FactsCommand, bundled_map_ids, output_path, show_score
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap, Mode
@@ -66,8 +66,8 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
             f"{gamefile!r} is a map, not a game file: run this in a terminal to type in the marks "
             "(or pass --prompt), or give a game file"
         )
-    if save and not Path(save).resolve().parent.is_dir():
-        raise click.BadParameter(f"folder {str(Path(save).parent)!r} does not exist", param_hint="'--save'")
+    if save:
+        output_path(save, "'--save'", [gamefile])
     _score_entered(map_value, save, as_json)
 
 

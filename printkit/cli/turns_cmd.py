@@ -12,7 +12,7 @@ from collections.abc import Iterator
 
 import click
 
-from printkit.cli.common import FactsCommand, checked_players, load_map_param, seed_or_random
+from printkit.cli.common import FactsCommand, checked_players, load_map_param, not_an_input, seed_or_random
 from printkit.cli.state import Companion, Saved, force_option
 from printkit.rules import turns as rules
 from printkit.rules.turns import Game, UnknownPlayerError, rating_bands, speed_bonus
@@ -90,6 +90,7 @@ def start(map_name: str, players: str | None, seed: int | None, force: bool, sta
       printkit turns start --map europe --players "Ann,Bo,Cy,Di,Ed,Flo,Gus" --seed 7
     """
     checked = checked_players(players, ["Player 1"])
+    not_an_input([state_path], [map_name], "'--state'")
     game_map = load_map_param(map_name)
     info = rules.map_info(game_map)
     seed = seed_or_random(seed)
