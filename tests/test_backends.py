@@ -176,7 +176,7 @@ def test_many_pages_to_one_stream_is_refused() -> None:
 
 def test_numbered_files_and_atomic_replace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "sheet.svg"
-    paths = backends.write(_doc(3), "svg", target)
+    paths = backends.write(_doc(3), "svg", target).paths
     assert [p.name for p in paths] == ["sheet-01.svg", "sheet-02.svg", "sheet-03.svg"]
     single = tmp_path / "one.pdf"
     single.write_bytes(b"old contents")

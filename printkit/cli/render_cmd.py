@@ -19,7 +19,7 @@ from printkit.cli.common import (
 )
 
 if TYPE_CHECKING:
-    from printkit.backends import Format
+    from printkit.backends import Format, Written
     from printkit.layout.primitives import Document
 
 FORMAT_CHOICES = ("pdf", "svg", "png")
@@ -73,7 +73,7 @@ def _build(kind: str, subject: str, roster: list[str], paper: str) -> Document:
             raise click.UsageError(str(exc)) from None
 
 
-def _write(document: Document, chosen: Format, target: Path) -> list[Path]:
+def _write(document: Document, chosen: Format, target: Path) -> Written:
     """Write the files, with a progress bar on a terminal for long jobs."""
     from printkit import backends
 
@@ -135,7 +135,10 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
     not_an_input(backends.numbered_paths(target, count), [subject], OUTPUT_HINT)
     if not output:
         target.parent.mkdir(parents=True, exist_ok=True)
-    paths = _write(document, chosen, target)
-    pages = len(document.pages)
+    written = _write(document, chosen, target)
+    paths, pages = written.paths, len(document.pages)
     where = str(paths[0]) if len(paths) == 1 else f"{paths[0]} ... {paths[-1].name}"
-    click.echo(f"Wrote {where} ({pages} page{'s' if pages != 1 else ''}, {chosen.upper()}, {PAPER_NAMES[paper.lower()]})")
+    gone = len(written.removed)
+    removed = f"; removed {gone} page{'s' if gone != 1 else ''} of an earlier pack" if gone else ""
+    click.echo(f"Wrote {where} ({pages} page{'s' if pages != 1 else ''}, {chosen.upper()}, "
+               f"{PAPER_NAMES[paper.lower()]}){removed}")
