@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from printkit.cli.common import FactsCommand, input_param, show_score
+from printkit.cli.common import PATH_SHOWN, FactsCommand, input_param, show_score
 from printkit.cli.state import Companion, force_option
+from printkit.model.names import shorten, shown
 
 if TYPE_CHECKING:
     from printkit.cli.state import Saved
@@ -48,7 +49,7 @@ def _ints(value: str, option: str) -> list[int]:
     try:
         return [int(x) for x in value.split(",") if x.strip()]
     except ValueError:
-        raise click.BadParameter(f"expected whole numbers separated by commas, got {value!r}",
+        raise click.BadParameter(f"expected whole numbers separated by commas, got {shown(value)}",
                                  param_hint=f"'{option}'") from None  # fmt: skip
 
 
@@ -100,7 +101,7 @@ def start(bucket_cards: int, force: bool, state_path: str) -> None:
     _saved(state_path, rules).replace(game, force, busy)
     click.echo(f"New solo game against Abby: {bucket_cards} Bucket List cards, {rules.flights} flights.")
     click.echo("Each turn: `printkit abby turn --cards A,B,C --chose K --airfare N`.")
-    click.echo(f"Saved in {state_path}.")
+    click.echo(f"Saved in {shorten(state_path, PATH_SHOWN)}.")
 
 
 @abby.command(name="turn")

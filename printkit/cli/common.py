@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from printkit.errors import InputError, UnknownMapError
-from printkit.model.names import shown
+from printkit.model.names import duplicate_problem, name_problem, shown
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap
@@ -69,6 +69,27 @@ def output_path(value: str, hint: str, inputs: Iterable[str | os.PathLike[str]] 
     return target
 
 
+def checked_names(names: list[str], hint: str) -> list[str]:
+    """Names typed for option ``hint``, checked by the one rule of :mod:`printkit.model.names` (a usage error)."""
+    problem = next((p for p in map(name_problem, names) if p is not None), None) or duplicate_problem(names)
+    if problem is not None:
+        raise click.BadParameter(problem, param_hint=hint)
+    return names
+
+
+def printable_names(names: list[str], hint: str) -> list[str]:
+    """Names the sheet font can print (a usage error for option ``hint`` naming the missing glyphs)."""
+    from printkit.layout.fonts import missing_glyphs
+
+    for name in names:
+        missing = "".join(dict.fromkeys(missing_glyphs(name, "regular") + missing_glyphs(name, "bold")))
+        if missing:
+            glyphs = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
+            raise click.BadParameter(f"cannot print {shown(name)}: the sheet font has no glyph for {glyphs}",
+                                     param_hint=hint)
+    return names
+
+
 def seed_or_random(seed: int | None) -> int:
     """``seed``, or a fresh random one when none was given (shown and saved, so a game can be replayed)."""
     if seed is not None:
@@ -117,8 +138,9 @@ def checked_players(players: str | None, default: list[str]) -> tuple[str, ...]:
     """The ``--players`` names (or ``default``), checked; a usage error if they cannot play."""
     from printkit.rules.turns import check_players
 
+    names = checked_names(names_option(players), "'--players'") if players is not None else default
     with input_param("'--players'"):
-        return check_players(names_option(players) if players is not None else default)
+        return check_players(names)
 
 
 def show_score(result: GameScore, title: str | None = None, *, as_json: bool = False) -> None:

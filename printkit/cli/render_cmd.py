@@ -9,14 +9,18 @@ from typing import TYPE_CHECKING
 import click
 
 from printkit.cli.common import (
+    PATH_SHOWN,
     STDOUT,
     FactsCommand,
     bundled_map_ids,
+    checked_names,
     map_param,
     names_option,
     not_an_input,
     output_path,
+    printable_names,
 )
+from printkit.model.names import shorten
 
 if TYPE_CHECKING:
     from printkit.backends import Format, Written
@@ -51,7 +55,7 @@ def _facts() -> dict[str, object]:
 
 def _roster(players: int | None, names: str | None) -> list[str]:
     """One entry per sheet: the names given, or blanks for ``--players`` (one sheet by default)."""
-    player_names = names_option(names)
+    player_names = printable_names(checked_names(names_option(names), "'--names'"), "'--names'")
     if names is not None and not player_names:
         raise click.BadParameter("give at least one name, e.g. --names \"Ann,Bo\"", param_hint="'--names'")
     if player_names and players is not None and players != len(player_names):
@@ -137,7 +141,7 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
         target.parent.mkdir(parents=True, exist_ok=True)
     written = _write(document, chosen, target)
     paths, pages = written.paths, len(document.pages)
-    where = str(paths[0]) if len(paths) == 1 else f"{paths[0]} ... {paths[-1].name}"
+    where = shorten(str(paths[0]) if len(paths) == 1 else f"{paths[0]} ... {paths[-1].name}", PATH_SHOWN)
     gone = len(written.removed)
     removed = f"; removed {gone} page{'s' if gone != 1 else ''} of an earlier pack" if gone else ""
     click.echo(f"Wrote {where} ({pages} page{'s' if pages != 1 else ''}, {chosen.upper()}, "

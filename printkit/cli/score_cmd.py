@@ -9,7 +9,8 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from printkit.cli.common import FactsCommand, bundled_map_ids, output_path, show_score
+from printkit.cli.common import PATH_SHOWN, FactsCommand, bundled_map_ids, output_path, shown_path, show_score
+from printkit.model.names import shorten
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap, Mode
@@ -63,7 +64,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
         map_value = _map_to_enter(gamefile)
     if not (force_prompt or sys.stdin.isatty()):
         raise click.UsageError(
-            f"{gamefile!r} is a map, not a game file: run this in a terminal to type in the marks "
+            f"{shown_path(gamefile)} is a map, not a game file: run this in a terminal to type in the marks "
             "(or pass --prompt), or give a game file"
         )
     if save:
@@ -77,7 +78,7 @@ def _map_to_enter(gamefile: str) -> str:
 
     if gamefile not in bundled_maps():
         raise click.BadParameter(
-            f"no game file {gamefile!r}; give a game file (.toml or .json) or a map to type in "
+            f"no game file {shown_path(gamefile)}; give a game file (.toml or .json) or a map to type in "
             f"the marks ({', '.join(bundled_maps())}, or a map .toml file)",
             param_hint="'GAMEFILE|MAP'",
         )
@@ -112,7 +113,7 @@ def _save_entered(doc: dict[str, Any], map_value: str, save: str) -> None:
         atomic_write(save, dump_record(doc, fmt).encode())
     except OSError as exc:
         raise click.FileError(save, hint=exc.strerror or str(exc)) from None
-    click.echo(f"Saved the game to {save}", err=True)
+    click.echo(f"Saved the game to {shorten(save, PATH_SHOWN)}", err=True)
 
 
 def _ask_int(text: str, top: int, low: int = 0) -> int:
@@ -139,7 +140,7 @@ def enter_game(m: GameMap, map_value: str) -> dict[str, Any]:
     from printkit.model.records import PlayerMarks
     from printkit.rules.atw import end_condition_met
 
-    click.echo(f"Scoring a game on the {m.name} map. Each question shows the allowed range.")
+    click.echo(f"Scoring a game on the {shorten(m.name)} map. Each question shows the allowed range.")
     mode = click.prompt("Mode", type=click.Choice(["multiplayer", "solo", "party"]), default="multiplayer")
     players: list[dict[str, Any]] = []
     for name in _ask_names(m, mode):

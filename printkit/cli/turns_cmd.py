@@ -12,8 +12,16 @@ from collections.abc import Iterator
 
 import click
 
-from printkit.cli.common import FactsCommand, checked_players, load_map_param, not_an_input, seed_or_random
+from printkit.cli.common import (
+    PATH_SHOWN,
+    FactsCommand,
+    checked_players,
+    load_map_param,
+    not_an_input,
+    seed_or_random,
+)
 from printkit.cli.state import Companion, Saved, force_option
+from printkit.model.names import shorten
 from printkit.rules import turns as rules
 from printkit.rules.turns import Game, UnknownPlayerError, rating_bands, speed_bonus
 
@@ -102,7 +110,7 @@ def start(map_name: str, players: str | None, seed: int | None, force: bool, sta
     if note is not None:
         click.echo(f"Note: {note}.")
     click.echo(f"A player finishes when they have {info.end_condition()}: `printkit turns finish NAME`.")
-    click.echo(f"Roll turn 1 with `printkit turns next`. Saved in {state_path}.")
+    click.echo(f"Roll turn 1 with `printkit turns next`. Saved in {shorten(state_path, PATH_SHOWN)}.")
 
 
 @turns.command(name="next")
