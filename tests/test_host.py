@@ -143,7 +143,7 @@ def test_unwritable_output(runner: CliRunner, tmp_path: Path, monkeypatch: pytes
     [
         (["--map", "mars"], "Error: Invalid value for '--map': unknown map 'mars'; choose one of world, us, "
          "europe, south-america, or give the path of a .toml map file\n"),
-        (["--seed", "x"], "Error: Invalid value for '--seed': 'x' is not a valid integer."),
+        (["--seed", "x"], "Error: Invalid value for '--seed': expected a whole number from 0 to 9223372036854775807, got 'x'"),
         (["--players", "Ann,ANN"], "Error: Invalid value for '--players': player name 'ANN' is given twice"),
     ],
 )

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 from collections.abc import Callable, Iterable, Iterator, Mapping
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
@@ -67,6 +68,44 @@ def output_path(value: str, hint: str, inputs: Iterable[str | os.PathLike[str]] 
         raise click.BadParameter(f"folder {shown_path(target.parent)} does not exist", param_hint=hint)
     not_an_input([target], inputs, hint)
     return target
+
+
+MAX_SEED = 2**63 - 1  # seeds are 0..2**63-1: what random.Random and a JSON state file keep exactly
+MAX_COUNT = 10**6  # no count, airfare or turn at a table reaches a million: beyond it is a typo
+_DIGITS = 19  # the most digits an integer option reads (MAX_SEED has 19)
+
+
+class Whole(click.IntRange):
+    """An integer option with a range; anything else is refused in words, the value echoed shortened."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The whole number typed, within the range (never Python's wording for a 5000-digit value)."""
+        if isinstance(value, str) and not re.fullmatch(rf"\s*[+-]?\d{{1,{_DIGITS}}}\s*", value):
+            self.fail(f"expected a whole number {self._describe_range()}, got {shown(value)}", param, ctx)
+        return super().convert(value, param, ctx)
+
+    def _describe_range(self) -> str:
+        """Click's range wording, in words: ``from 0 to 9223372036854775807``, ``of 0 or more``."""
+        if self.min is not None and self.max is not None:
+            return f"from {self.min} to {self.max}"
+        return f"of {self.min} or more" if self.min is not None else f"of {self.max} or less"
+
+
+SEED = Whole(0, MAX_SEED)
+
+
+def whole_numbers(value: str, hint: str, high: int = MAX_COUNT) -> list[int]:
+    """Comma-separated whole numbers up to ``high`` typed for option ``hint`` (a usage error otherwise)."""
+    parts = [x.strip() for x in value.split(",") if x.strip()]
+    if not all(re.fullmatch(r"[+-]?\d+", x) for x in parts):
+        raise click.BadParameter(f"expected whole numbers separated by commas, got {shown(value)}", param_hint=hint)
+    big = next((x for x in parts if len(x.lstrip("+-")) > _DIGITS or abs(int(x)) > high), None)
+    if big is not None:
+        raise click.BadParameter(f"{shown(big)[1:-1]} is too large; each number is at most {high}", param_hint=hint)
+    numbers = [int(x) for x in parts]
+    return numbers
 
 
 def checked_names(names: list[str], hint: str) -> list[str]:

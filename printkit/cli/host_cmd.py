@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import click
 
+from printkit.cli.common import SEED
+
 
 @click.command(name="host")
 @click.option("--map", "map_name", default="world", show_default=True, help="Map id or .toml file.")
-@click.option("--seed", type=int, default=None, help="Seed for the dice (default: random; shown on the page).")
+@click.option("--seed", type=SEED, default=None, help="Seed for the dice (default: random; shown on the page).")
 @click.option("--players", default=None, help="Comma-separated names, to tick off who got home (optional).")
 @click.option("-o", "--output", required=True, type=click.Path(dir_okay=False),
               help="HTML file to write; '-' writes the page to stdout.")

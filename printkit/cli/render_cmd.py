@@ -10,6 +10,7 @@ import click
 
 from printkit.cli.common import (
     PATH_SHOWN,
+    SEED,
     STDOUT,
     FactsCommand,
     bundled_map_ids,
@@ -99,7 +100,7 @@ def _write(document: Document, chosen: Format, target: Path) -> Written:
               help="Paper size.")
 @click.option("-o", "--output", "output", metavar="PATH",
               help="Output file; '-' writes to stdout (default: output/<kind>-<map>-<paper>.<ext>).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed for anything random (sheets are not random today; kept for reproducible scripts).")
 def render(kind: str, subject: str, players: int | None, names: str | None, fmt: str | None, paper: str,
            output: str | None, seed: int) -> None:

@@ -14,6 +14,7 @@ import click
 
 from printkit.cli.common import (
     PATH_SHOWN,
+    SEED,
     FactsCommand,
     checked_players,
     load_map_param,
@@ -84,7 +85,7 @@ def turns() -> None:
 @turns.command(name="start", cls=FactsCommand, facts=lambda: {"max_players": rules.MAX_PLAYERS})
 @click.option("--map", "map_name", default="world", show_default=True, help="Map id or .toml file.")
 @click.option("--players", default=None, help='Comma-separated names (default: one player, "Player 1").')
-@click.option("--seed", type=int, default=None, help="Seed for the game's dice (default: random).")
+@click.option("--seed", type=SEED, default=None, help="Seed for the game's dice (default: random).")
 @force_option("Replace a game that is still in progress.")
 @TURNS.option
 def start(map_name: str, players: str | None, seed: int | None, force: bool, state_path: str) -> None:

@@ -11,7 +11,7 @@ from typing import TYPE_CHECKING
 
 import click
 
-from printkit.cli.common import PATH_SHOWN, FactsCommand, FactsGroup, input_param, seed_or_random
+from printkit.cli.common import PATH_SHOWN, SEED, FactsCommand, FactsGroup, input_param, seed_or_random
 from printkit.cli.state import Companion, force_option
 from printkit.model.names import shorten
 
@@ -79,7 +79,7 @@ def wereldsteden() -> None:
 
 
 @wereldsteden.command(name="setup")
-@click.option("--seed", type=int, default=None, help="Seed for the shuffle (default: random, saved).")
+@click.option("--seed", type=SEED, default=None, help="Seed for the shuffle (default: random, saved).")
 @force_option("Replace the tiles dealt in --state.")
 @DEALER.option
 def setup(seed: int | None, force: bool, state_path: str) -> None:
