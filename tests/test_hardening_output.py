@@ -13,6 +13,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import IO
 
 import pytest
 from click.testing import CliRunner
@@ -28,9 +29,9 @@ ENV = {**os.environ, "PYTHONPATH": str(ROOT)}
 OUT = "Invalid value for '-o' / '--output'"
 
 
-def run_printkit(*args: str, stdout: object) -> subprocess.CompletedProcess[bytes]:
+def run_printkit(*args: str, stdout: int | IO[bytes]) -> subprocess.CompletedProcess[bytes]:
     """Run ``python -m printkit`` in a real process with this stdout."""
-    return subprocess.run([sys.executable, "-m", "printkit", *args], env=ENV, stdout=stdout,  # type: ignore[call-overload]
+    return subprocess.run([sys.executable, "-m", "printkit", *args], env=ENV, stdout=stdout,
                           stderr=subprocess.PIPE, timeout=60)
 
 
@@ -183,7 +184,7 @@ def test_pack_whose_rename_fails_leaves_no_new_page(tmp_path: Path, monkeypatch:
             raise OSError(errno.EIO, "Input/output error")
         real(src, dst)
 
-    monkeypatch.setattr(printkit.files.os, "replace", fail_on_second)
+    monkeypatch.setattr(os, "replace", fail_on_second)
     with pytest.raises(backends.OutputError) as err:
         backends.write(_doc(3), "svg", tmp_path / "pack.svg")
     assert str(err.value).endswith("cannot write (Input/output error); none of its 3 pages were kept")
