@@ -378,3 +378,28 @@ def test_abby_numbers_have_ranges(runner: CliRunner, tmp_path: Path, args: list[
     assert result.exit_code == 2
     assert last_error(result) == f"Error: {message}"
     assert state.read_bytes() == before
+
+
+LONG = "z" * 10_000
+
+
+@pytest.mark.parametrize(("args", "message"), [
+    (["render", "map", LONG], "Invalid value for 'MAP': unknown map '" + "z" * 57 + "...'; choose one of "
+                              "world, us, europe, south-america, or give the path of a .toml map file"),
+    (["host", "--map", LONG, "-o", "h.html"], "Invalid value for '--map': unknown map '" + "z" * 57 + "...'; choose "
+                                              "one of world, us, europe, south-america, or give the path of a "
+                                              ".toml map file"),
+    (["render", "map", "world", "--paper", LONG], "Invalid value for '--paper': '" + "z" * 296 + "... is not one "
+                                                  "of 'a4', 'letter'."),
+    ([LONG], "No such command '" + "z" * 296 + "..."),
+    (["score", LONG], "Invalid value for 'GAMEFILE|MAP': no game file '" + "z" * 236 + "...; give a game file "
+                      "(.toml or .json) or a map to type in the marks (world, us, europe, south-america, or a "
+                      "map .toml file)"),
+])  # fmt: skip
+def test_long_values_are_echoed_shortened(runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                          args: list[str], message: str) -> None:
+    monkeypatch.chdir(tmp_path)
+    result = runner.invoke(cli, args)
+    assert result.exit_code == 2
+    assert last_error(result) == f"Error: {message}"
+    assert list(tmp_path.iterdir()) == []

@@ -13,6 +13,7 @@ import contextlib
 import errno
 import importlib
 import os
+import re
 import sys
 from typing import Any, NoReturn
 
@@ -34,10 +35,32 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
 }
 
 
+LONGEST_WORD = 300  # a run of this many characters without a blank, in a message, is a user's value: cut
+
+
+def clip(message: str) -> str:
+    """``message`` with every run of more than :data:`LONGEST_WORD` non-blank characters cut (``...``).
+
+    The net under every error printed: a 10,000-character name or path typed
+    as an argument is echoed shortened, whichever message quotes it.
+    """
+    return re.sub(rf"\S{{{LONGEST_WORD + 1},}}", lambda m: m[0][: LONGEST_WORD - 3] + "...", message)
+
+
+def clipped(exc: click.ClickException) -> click.ClickException:
+    """A Click error whose message quotes a very long value, again with the value cut (see :func:`clip`)."""
+    text = exc.format_message()
+    short = clip(text)
+    if short == text:
+        return exc
+    # a usage error stays one (exit 2, with its "Try --help" hint); any other Click error exits 1
+    return click.UsageError(short, exc.ctx) if isinstance(exc, click.UsageError) else click.ClickException(short)
+
+
 def report(exc: PrintkitError) -> NoReturn:
     """Print ``Error: <line>`` per line of the error on stderr and exit with its status."""
     for line in str(exc).splitlines() or [type(exc).__name__]:
-        click.echo(f"Error: {line}", err=True)
+        click.echo(f"Error: {clip(line)}", err=True)
     raise SystemExit(exc.exit_code) from None
 
 
@@ -79,10 +102,20 @@ class LazyGroup(click.Group):
             return result
         except PrintkitError as exc:
             report(exc)
+        except click.ClickException as exc:
+            raise clipped(exc) from None
         except OSError as exc:
             if not is_stdout_error(exc):
                 raise
             stdout_failed(exc)
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        """Parse the group's own options; a usage error echoes what was typed shortened."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as exc:
+            raise clipped(exc) from None
 
     def main(self, *args: Any, **kwargs: Any) -> Any:
         """Run the group; a closed stdout is refused before anything runs, a failing one reported once."""

@@ -17,7 +17,7 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from printkit.errors import InputError, UnknownMapError
-from printkit.model.names import duplicate_problem, name_problem, shown
+from printkit.model.names import duplicate_problem, name_problem, shorten, shown
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap
@@ -148,7 +148,8 @@ def map_param(hint: str) -> Iterator[None]:
     try:
         yield
     except UnknownMapError as exc:
-        raise click.BadParameter(exc.message, param_hint=hint) from None
+        name = exc.name if not isinstance(exc.name, str) else shorten(exc.name)
+        raise click.BadParameter(UnknownMapError.describe(name, exc.bundled), param_hint=hint) from None
 
 
 @contextlib.contextmanager
@@ -161,7 +162,8 @@ def input_param(hint: str, typed: str | None = None) -> Iterator[None]:
     try:
         yield
     except InputError as exc:
-        detail = exc.detail if typed is None else exc.says(repr(typed))
+        got = exc.got if typed is None else typed
+        detail = exc.says(shown(got)) if isinstance(got, str) else exc.detail
         raise click.BadParameter(detail, param_hint=hint) from None
 
 

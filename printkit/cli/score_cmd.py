@@ -53,7 +53,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
     from printkit.loading.records import load_record
 
     path = Path(gamefile)
-    if path.is_file():
+    if _is_file(path):
         doc = load_record(path)
         if "players" in doc or "cities" not in doc:
             if save:
@@ -71,6 +71,14 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
     if save:
         output_path(save, "'--save'", [gamefile])
     _score_entered(map_value, save, as_json)
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` names a file; a name the system refuses (too long, ...) names none."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _map_to_enter(gamefile: str) -> str:
