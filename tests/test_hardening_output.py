@@ -12,6 +12,7 @@ import shutil
 import subprocess
 import sys
 import time
+from collections.abc import Iterator
 from pathlib import Path
 from typing import IO
 
@@ -403,3 +404,29 @@ def test_long_values_are_echoed_shortened(runner: CliRunner, tmp_path: Path, mon
     assert result.exit_code == 2
     assert last_error(result) == f"Error: {message}"
     assert list(tmp_path.iterdir()) == []
+
+
+@pytest.fixture
+def tiny_disk(tmp_path: Path) -> Iterator[Path]:
+    """A 64 KiB tmpfs (needs root; skipped elsewhere): a disk that really fills up."""
+    where = tmp_path / "tiny"
+    where.mkdir()
+    mounted = subprocess.run(["mount", "-t", "tmpfs", "-o", "size=64k", "tmpfs", str(where)],
+                             capture_output=True, timeout=10).returncode == 0 if shutil.which("mount") else False
+    if not mounted:
+        pytest.skip("cannot mount a tmpfs here")
+    try:
+        yield where
+    finally:
+        subprocess.run(["umount", str(where)], check=False, timeout=10)
+
+
+def test_pack_on_a_full_disk_leaves_nothing_new(runner: CliRunner, tiny_disk: Path) -> None:
+    earlier = tiny_disk / "map-01.svg"
+    earlier.write_bytes(b"earlier page")
+    result = runner.invoke(cli, ["render", "map", "world", "--players", "5", "-o", str(tiny_disk / "map.svg")])
+    assert result.exit_code == 1
+    assert result.stderr == (f"Error: {tiny_disk / 'map-01.svg'} ... map-05.svg: cannot write "
+                             "(No space left on device); none of its 5 pages were kept\n")
+    assert sorted(p.name for p in tiny_disk.iterdir()) == ["map-01.svg"]
+    assert earlier.read_bytes() == b"earlier page"

@@ -117,15 +117,15 @@ def checked_names(names: list[str], hint: str) -> list[str]:
 
 
 def printable_names(names: list[str], hint: str) -> list[str]:
-    """Names the sheet font can print (a usage error for option ``hint`` naming the missing glyphs)."""
-    from printkit.layout.fonts import missing_glyphs
+    """Names the sheet font can print, regular and bold (a usage error for option ``hint`` otherwise)."""
+    from printkit.layout.common import LayoutError, check_glyphs
 
     for name in names:
-        missing = "".join(dict.fromkeys(missing_glyphs(name, "regular") + missing_glyphs(name, "bold")))
-        if missing:
-            glyphs = ", ".join(f"{ch!r} (U+{ord(ch):04X})" for ch in missing[:5])
-            raise click.BadParameter(f"cannot print {shown(name)}: the sheet font has no glyph for {glyphs}",
-                                     param_hint=hint)
+        try:
+            check_glyphs(name, "regular")
+            check_glyphs(name, "bold")
+        except LayoutError as exc:
+            raise click.BadParameter(str(exc), param_hint=hint) from None
     return names
 
 
