@@ -430,3 +430,12 @@ def test_pack_on_a_full_disk_leaves_nothing_new(runner: CliRunner, tiny_disk: Pa
                              "(No space left on device); none of its 5 pages were kept\n")
     assert sorted(p.name for p in tiny_disk.iterdir()) == ["map-01.svg"]
     assert earlier.read_bytes() == b"earlier page"
+
+
+def test_output_that_is_a_folder_is_a_usage_error(runner: CliRunner, tmp_path: Path) -> None:
+    folder = tmp_path / "sheets.pdf"
+    folder.mkdir()
+    result = runner.invoke(cli, ["render", "map", "world", "-o", str(folder)])
+    assert result.exit_code == 2
+    assert last_error(result) == f"Error: {OUT}: '{folder}' is a folder; give a file name"
+    assert list(folder.iterdir()) == []

@@ -66,6 +66,8 @@ def output_path(value: str, hint: str, inputs: Iterable[str | os.PathLike[str]] 
     target = Path(value)
     if not target.parent.is_dir():
         raise click.BadParameter(f"folder {shown_path(target.parent)} does not exist", param_hint=hint)
+    if target.is_dir():
+        raise click.BadParameter(f"{shown_path(target)} is a folder; give a file name", param_hint=hint)
     not_an_input([target], inputs, hint)
     return target
 
