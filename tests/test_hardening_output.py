@@ -439,3 +439,12 @@ def test_output_that_is_a_folder_is_a_usage_error(runner: CliRunner, tmp_path: P
     assert result.exit_code == 2
     assert last_error(result) == f"Error: {OUT}: '{folder}' is a folder; give a file name"
     assert list(folder.iterdir()) == []
+
+
+def test_prompt_echoes_a_long_reply_shortened(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["score", "world", "--prompt"], input="z" * 5000 + "\n")
+    assert result.exit_code == 1
+    # the runner echoes the reply itself; our answer to it is shortened
+    assert ("\nError: expected multiplayer, solo or party, got '" + "z" * 56 + "...\n") in result.stdout
+    assert last_error(result) == ("Error: input ended while asking for 'Mode' (expected multiplayer, solo or party); "
+                                  "nothing was saved")

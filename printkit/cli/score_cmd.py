@@ -11,7 +11,7 @@ import click
 
 from printkit.cli.common import PATH_SHOWN, FactsCommand, Whole, bundled_map_ids, output_path, show_score, shown_path
 from printkit.errors import PrintkitError
-from printkit.model.names import duplicate_problem, name_problem, shorten
+from printkit.model.names import duplicate_problem, name_problem, shorten, shown
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap, Mode
@@ -125,10 +125,20 @@ def _save_entered(doc: dict[str, Any], map_value: str, save: str) -> None:
     click.echo(f"Saved the game to {shorten(save, PATH_SHOWN)}", err=True)
 
 
-def _ask(text: str, expected: str, **kwargs: Any) -> Any:
+MAX_REPLY = 1000  # characters of a typed reply: longer is refused (and echoed shortened) before any check
+
+
+def _ask(text: str, expected: str, type: click.ParamType[Any, Any] | None = None, **kwargs: Any) -> Any:
     """``click.prompt``; input that ends (or Ctrl-C) before an answer says what was asked and that nothing was saved."""
+    convert = click.types.convert_type(type)
+
+    def checked(value: str) -> Any:
+        if len(value) > MAX_REPLY:
+            raise click.UsageError(f"expected {expected}, got {shown(value)}")
+        return convert(value)
+
     try:
-        return click.prompt(text, **kwargs)
+        return click.prompt(text, type=type, value_proc=checked, **kwargs)
     except click.Abort:
         raise _ended(text, expected) from None
 
