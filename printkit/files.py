@@ -9,38 +9,103 @@ from __future__ import annotations
 
 import contextlib
 import os
+import re
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 
 from printkit.errors import StateError
 
 
-def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
-    """Write ``data`` to ``path`` via temp file + fsync + rename."""
-    target = Path(path)
-    folder = target.parent if str(target.parent) else Path(".")
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=folder)
+TEMP_SUFFIX = ".tmp"
+STALE_TEMP_SECONDS = 600  # a temp file of ours this old was left by a killed write
+_RANDOM_PART = r"[a-z0-9_]{8}"  # what tempfile.mkstemp puts between our prefix and suffix
+
+
+def _folder(target: Path) -> Path:
+    return target.parent if str(target.parent) else Path(".")
+
+
+def write_temp(target: Path, data: bytes) -> Path:
+    """Write ``data`` to a new fsynced ``.<name>.XXXXXXXX.tmp`` beside ``target``, with its mode; return it."""
+    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=_folder(target))
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        if target.exists():
-            os.chmod(tmp, target.stat().st_mode & 0o777)
-        else:
-            os.chmod(tmp, 0o644)
-        os.replace(tmp, target)
+        os.chmod(tmp, target.stat().st_mode & 0o777 if target.exists() else 0o644)
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
+    return Path(tmp)
+
+
+def _sync_folder(folder: Path) -> None:
     with contextlib.suppress(OSError):
         dir_fd = os.open(folder, os.O_RDONLY)
         try:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+
+
+def _unlink_all(paths: Iterable[Path]) -> None:
+    for path in paths:
+        with contextlib.suppress(OSError):
+            os.unlink(path)
+
+
+def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
+    """Write ``data`` to ``path`` via temp file + fsync + rename; stale temps of a killed write are removed."""
+    atomic_write_all([(Path(path), data)])
+    target = Path(path)
+    remove_stale_temps(_folder(target), re.escape(target.name))
+
+
+def atomic_write_all(files: Sequence[tuple[Path, bytes]]) -> None:
+    """Write every file or none: all temp files first, then every rename.
+
+    On any failure the temp files are removed, and so are the new files
+    already renamed into place; the OSError is raised again.
+    """
+    temps: list[tuple[Path, Path]] = []
+    try:
+        for target, data in files:
+            temps.append((write_temp(target, data), target))
+    except BaseException:
+        _unlink_all(tmp for tmp, _ in temps)
+        raise
+    done: list[Path] = []
+    try:
+        for tmp, target in temps:
+            os.replace(tmp, target)
+            done.append(target)
+    except BaseException:
+        _unlink_all([tmp for tmp, _ in temps[len(done):]] + done)
+        raise
+    for folder in {_folder(target) for _, target in temps}:
+        _sync_folder(folder)
+
+
+def remove_stale_temps(folder: Path, names: str, max_age: float = STALE_TEMP_SECONDS) -> int:
+    """Remove our temp files ``.<name>.XXXXXXXX.tmp`` older than ``max_age`` seconds, ``name`` matching regex ``names``.
+
+    Returns how many were removed; a file that cannot be removed is left.
+    """
+    pattern = re.compile(rf"\.(?:{names})\.{_RANDOM_PART}{re.escape(TEMP_SUFFIX)}")
+    now = time.time()
+    removed = 0
+    with contextlib.suppress(OSError), os.scandir(folder) as entries:
+        for entry in entries:
+            with contextlib.suppress(OSError):
+                if (pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False)
+                        and now - entry.stat(follow_symlinks=False).st_mtime > max_age):
+                    os.unlink(entry.path)
+                    removed += 1
+    return removed
 
 
 @contextlib.contextmanager

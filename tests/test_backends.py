@@ -188,10 +188,18 @@ def test_encode_png_round_trips() -> None:
 
 @pytest.mark.parametrize("name,fmt,expected", [
     ("sheet.pdf", None, "pdf"), ("sheet.SVG", None, "svg"), ("a/b.png", None, "png"),
-    ("sheet.pdf", "png", "png"), ("-", None, "pdf"), (None, "SVG", "svg"),
+    ("sheet.txt", "png", "png"), ("sheet.PNG", "png", "png"), ("-", "svg", "svg"), ("-", None, "pdf"),
+    (None, "SVG", "svg"),
 ])
 def test_format_from_option_or_extension(name: str | None, fmt: str | None, expected: str) -> None:
     assert backends.format_for(name, fmt) == expected
+
+
+def test_format_and_extension_that_disagree_are_refused() -> None:
+    with pytest.raises(backends.OutputError) as err:
+        backends.format_for("sheet.pdf", "png")
+    assert str(err.value) == "sheet.pdf: the extension .pdf does not match the format png; " \
+        "name the file .png or leave out --format"
 
 
 def test_unknown_extension_is_reported() -> None:
@@ -210,7 +218,7 @@ def test_many_pages_to_one_stream_is_refused() -> None:
 
 def test_numbered_files_and_atomic_replace(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
     target = tmp_path / "sheet.svg"
-    paths = backends.write(_doc(3), "svg", target)
+    paths = backends.write(_doc(3), "svg", target).paths
     assert [p.name for p in paths] == ["sheet-01.svg", "sheet-02.svg", "sheet-03.svg"]
     single = tmp_path / "one.pdf"
     single.write_bytes(b"old contents")

@@ -155,5 +155,5 @@ def test_roll_command_without_seed_rolls_real_dice(runner: CliRunner) -> None:
 def test_roll_seed_must_be_a_number(runner: CliRunner) -> None:
     result = runner.invoke(cli, ["roll", "--seed", "abc"])
     assert result.exit_code == 2
-    assert "Error: Invalid value for '--seed': 'abc' is not a valid integer." in result.stderr
+    assert "Error: Invalid value for '--seed': expected a whole number from 0 to 9223372036854775807, got 'abc'" in result.stderr
     assert result.stdout == ""

@@ -113,11 +113,29 @@ def test_render_host_directly() -> None:
     assert "<tr><td>9 or less</td><td>Bad</td></tr>" in html
 
 
-def test_unwritable_output(runner: CliRunner, tmp_path: Path) -> None:
+def test_missing_output_folder_is_a_usage_error(runner: CliRunner, tmp_path: Path) -> None:
     out = tmp_path / "missing" / "host.html"
     result = runner.invoke(cli, ["host", "--seed", "1", "-o", str(out)])
+    assert result.exit_code == 2
+    assert result.stderr.splitlines()[-1] == (
+        f"Error: Invalid value for '-o' / '--output': folder '{out.parent}' does not exist"
+    )
+
+
+def test_unwritable_output(runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    import errno
+
+    import printkit.files
+
+    def full(path: object, data: bytes) -> None:
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(printkit.files, "atomic_write", full)
+    out = tmp_path / "host.html"
+    result = runner.invoke(cli, ["host", "--seed", "1", "-o", str(out)])
     assert result.exit_code == 1
-    assert result.stderr == f"Error: {out}: cannot write the host page (No such file or directory)\n"
+    assert result.stderr == f"Error: {out}: cannot write the host page (No space left on device)\n"
+    assert not out.exists()
 
 
 @pytest.mark.parametrize(
@@ -125,7 +143,7 @@ def test_unwritable_output(runner: CliRunner, tmp_path: Path) -> None:
     [
         (["--map", "mars"], "Error: Invalid value for '--map': unknown map 'mars'; choose one of world, us, "
          "europe, south-america, or give the path of a .toml map file\n"),
-        (["--seed", "x"], "Error: Invalid value for '--seed': 'x' is not a valid integer."),
+        (["--seed", "x"], "Error: Invalid value for '--seed': expected a whole number from 0 to 9223372036854775807, got 'x'"),
         (["--players", "Ann,ANN"], "Error: Invalid value for '--players': player name 'ANN' is given twice"),
     ],
 )

@@ -232,7 +232,7 @@ def test_typed_in_range_is_enforced(runner: CliRunner) -> None:
     answers = ["solo", "Ann", "4", "0", "0", "0", "0", "0", "0", "0", "0", "1", "0", "0", "0", "0", "0", "n"]
     code, out, _ = run(runner, "world", "--prompt", input="\n".join(answers) + "\n")
     assert code == 0
-    assert "Error: 4 is not in the range 0<=x<=3." in out
+    assert "Error: 4 is not in the range from 0 to 3." in out
     assert "Rating for Ann: Did You Lose Your Passport? (0 points)" in out
 
 

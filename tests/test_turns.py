@@ -264,7 +264,7 @@ def test_unknown_map(runner: CliRunner, state: Path) -> None:
 def test_seed_not_a_number(runner: CliRunner, state: Path) -> None:
     result = run(runner, state, "start", "--seed", "1.5")
     assert result.exit_code == 2
-    assert "Error: Invalid value for '--seed': '1.5' is not a valid integer." in result.stderr
+    assert "Error: Invalid value for '--seed': expected a whole number from 0 to 9223372036854775807, got '1.5'" in result.stderr
 
 
 def test_next_without_a_game_says_how_to_start(runner: CliRunner, state: Path) -> None:

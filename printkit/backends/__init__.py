@@ -6,13 +6,16 @@ are imported only by the backend that is used.
 
 from __future__ import annotations
 
+import contextlib
 import os
+import re
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
 
 from printkit.errors import PrintkitError
-from printkit.files import atomic_write
+from printkit.files import atomic_write_all, remove_stale_temps
 from printkit.layout.primitives import Document
 
 Format = Literal["pdf", "svg", "png"]
@@ -26,14 +29,17 @@ class OutputError(PrintkitError):
 
 def format_for(path: str | os.PathLike[str] | None, fmt: str | None) -> Format:
     """The format to write: ``fmt`` if given, else the output file's extension."""
+    suffix = "" if path is None or str(path) == "-" else Path(path).suffix.lower().lstrip(".")
     if fmt:
-        for known in FORMATS:
-            if known == fmt.lower():
-                return known
-        raise OutputError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+        chosen = next((known for known in FORMATS if known == fmt.lower()), None)
+        if chosen is None:
+            raise OutputError(f"unknown format {fmt!r}; expected one of: {', '.join(FORMATS)}")
+        if suffix in FORMATS and suffix != chosen:
+            raise OutputError(f"{path}: the extension .{suffix} does not match the format {chosen}; "
+                              f"name the file .{chosen} or leave out --format")
+        return chosen
     if path is None or str(path) == "-":
         return "pdf"
-    suffix = Path(path).suffix.lower().lstrip(".")
     for known in FORMATS:
         if known == suffix:
             return known
@@ -98,13 +104,61 @@ def numbered_paths(path: str | os.PathLike[str], count: int) -> list[Path]:
     return [p.with_name(f"{p.stem}-{i:0{digits}d}{p.suffix}") for i in range(1, count + 1)]
 
 
+@dataclass(frozen=True)
+class Written:
+    """What :func:`write` did: the files written, and the pages of an earlier pack it removed."""
+
+    paths: list[Path]
+    removed: list[Path]
+
+
+def _folder(target: Path) -> Path:
+    return target.parent if str(target.parent) else Path(".")
+
+
+def _page_names(target: Path) -> str:
+    """A regex of the page names of every pack written to ``target``: ``stem-NN.ext``, any number of digits."""
+    return rf"{re.escape(target.stem)}-\d{{2,}}{re.escape(target.suffix)}"
+
+
+def earlier_pages(target: Path, paths: list[Path]) -> list[Path]:
+    """Pages of an earlier pack written to ``target`` that are not among the new pack's ``paths``."""
+    if len(paths) < 2:
+        return []
+    pattern = re.compile(_page_names(target))
+    folder = _folder(target)
+    new = {p.name for p in paths}
+    found = [target.parent / e.name for e in os.scandir(folder)
+             if pattern.fullmatch(e.name) and e.name not in new and e.is_file(follow_symlinks=False)]
+    return sorted(found)
+
+
+def _write_pack(target: Path, paths: list[Path], blobs: list[bytes]) -> Written:
+    """Every page or none, then the earlier pack's extra pages and stale temp files removed."""
+    try:
+        atomic_write_all(list(zip(paths, blobs)))
+    except OSError as exc:
+        where = str(paths[0]) if len(paths) == 1 else f"{paths[0]} ... {paths[-1].name}"
+        kept = "" if len(paths) == 1 else f"; none of its {len(paths)} pages were kept"
+        raise OutputError(f"{where}: cannot write ({exc.strerror or exc}){kept}") from None
+    removed: list[Path] = []
+    for old in earlier_pages(target, paths):
+        with contextlib.suppress(FileNotFoundError):
+            os.unlink(old)
+            removed.append(old)
+    remove_stale_temps(_folder(target), f"{re.escape(target.name)}|{_page_names(target)}")
+    return Written(paths, removed)
+
+
 def write(
     document: Document, fmt: Format, target: str | os.PathLike[str] | BinaryIO, progress: Progress | None = None
-) -> list[Path]:
-    """Write the document to a binary stream or path(s), atomically; return the paths written.
+) -> Written:
+    """Write the document to a binary stream or path(s), atomically as a whole; say what was written.
 
     A PDF is one file; SVG and PNG write ``stem-01.ext``, ... when there are
-    several pages. ``progress(n)`` reports rendering steps (see :func:`steps`).
+    several pages: all pages appear or none, and pages of an earlier pack of
+    the same name beyond the new ones are removed. ``progress(n)`` reports
+    rendering steps (see :func:`steps`).
     """
     if not isinstance(target, (str, os.PathLike)):
         if file_count(document, fmt) != 1:
@@ -113,12 +167,6 @@ def write(
                 f"{len(document.pages)} pages; write to a file path instead of a stream"
             )
         target.write(render(document, fmt, progress)[0])
-        return []
+        return Written([], [])
     blobs = render(document, fmt, progress)
-    paths = numbered_paths(target, len(blobs))
-    for path, blob in zip(paths, blobs):
-        try:
-            atomic_write(path, blob)
-        except OSError as exc:
-            raise OutputError(f"{path}: cannot write ({exc.strerror or exc})") from None
-    return paths
+    return _write_pack(Path(target), numbered_paths(target, len(blobs)), blobs)

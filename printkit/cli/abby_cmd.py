@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from printkit.cli.common import FactsCommand, input_param, show_score
+from printkit.cli.common import MAX_COUNT, PATH_SHOWN, FactsCommand, Whole, input_param, show_score, whole_numbers
 from printkit.cli.state import Companion, force_option
+from printkit.model.names import shorten, shown
 
 if TYPE_CHECKING:
     from printkit.cli.state import Saved
@@ -44,14 +45,6 @@ def _saved(path: str, rules: Globetrotting) -> Saved[SoloGame]:
     return ABBY.at(path, to_state, lambda doc, p: from_state(doc, p, rules))
 
 
-def _ints(value: str, option: str) -> list[int]:
-    try:
-        return [int(x) for x in value.split(",") if x.strip()]
-    except ValueError:
-        raise click.BadParameter(f"expected whole numbers separated by commas, got {value!r}",
-                                 param_hint=f"'{option}'") from None  # fmt: skip
-
-
 def _totals(game: SoloGame) -> str:
     return f"Running totals: you {game.player_total}, Abby {game.abby_total}."
 
@@ -76,7 +69,7 @@ def abby() -> None:
 
 
 @abby.command(name="start", cls=FactsCommand, facts=_facts)
-@click.option("--bucket-cards", type=int, required=True, help="Bucket List cards you keep.")
+@click.option("--bucket-cards", type=Whole(0, MAX_COUNT), required=True, help="Bucket List cards you keep.")
 @force_option("Replace a game that is still in progress.")
 @ABBY.option
 def start(bucket_cards: int, force: bool, state_path: str) -> None:
@@ -100,13 +93,13 @@ def start(bucket_cards: int, force: bool, state_path: str) -> None:
     _saved(state_path, rules).replace(game, force, busy)
     click.echo(f"New solo game against Abby: {bucket_cards} Bucket List cards, {rules.flights} flights.")
     click.echo("Each turn: `printkit abby turn --cards A,B,C --chose K --airfare N`.")
-    click.echo(f"Saved in {state_path}.")
+    click.echo(f"Saved in {shorten(state_path, PATH_SHOWN)}.")
 
 
 @abby.command(name="turn")
 @click.option("--cards", required=True, help="The 3 cards' coordinate numbers, left to right, e.g. 7,12,3.")
 @click.option("--chose", required=True, help="Position of your card: 1-3 or left/middle/right.")
-@click.option("--airfare", type=click.IntRange(min=0), required=True, help="Your airfare this flight.")
+@click.option("--airfare", type=Whole(0, MAX_COUNT), required=True, help="Your airfare this flight.")
 @ABBY.option
 def turn(cards: str, chose: str, airfare: int, state_path: str) -> None:
     """Log a flight: your card and airfare; Abby flies for the card to its right.
@@ -117,7 +110,7 @@ def turn(cards: str, chose: str, airfare: int, state_path: str) -> None:
     """
     from printkit.rules.abby import check_cards, play_turn, position_of
 
-    numbers = _ints(cards, "--cards")
+    numbers = whole_numbers(cards, "'--cards'")
     with input_param("'--cards'", cards):
         check_cards(numbers)
     with input_param("'--chose'", chose):
@@ -176,7 +169,7 @@ def status(state_path: str) -> None:
 
 
 @abby.command(name="score", cls=FactsCommand, facts=_facts)
-@click.option("--objective", "objectives", type=int, multiple=True,
+@click.option("--objective", "objectives", type=Whole(1, MAX_COUNT), multiple=True,
               help="Turn you achieved a global objective (once per objective achieved).")
 @click.option("--bucket-list", default="", help="Points of each Bucket List card you completed, e.g. 3,5.")
 @click.option("--festivals", default="0", help="Festivals marked: a total, or per season e.g. 1,2,0.")
@@ -200,8 +193,8 @@ def score(objectives: tuple[int, ...], bucket_list: str, festivals: str, as_json
 
     rules = _rules()
     with input_param("'--festivals'", festivals):
-        marks = festival_total(rules, _ints(festivals, "--festivals"))
-    bucket = _ints(bucket_list, "--bucket-list")
+        marks = festival_total(rules, whole_numbers(festivals, "'--festivals'"))
+    bucket = whole_numbers(bucket_list, "'--bucket-list'")
     with input_param("'--bucket-list'", bucket_list):
         check_bucket_points(bucket)
     game = _saved(state_path, rules).load()

@@ -8,12 +8,16 @@ function that needs it. Errors are reported once, by the group (``printkit.cli``
 from __future__ import annotations
 
 import contextlib
-from collections.abc import Callable, Iterator, Mapping
+import os
+import re
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
 
 from printkit.errors import InputError, UnknownMapError
+from printkit.model.names import duplicate_problem, name_problem, shorten, shown
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap
@@ -25,6 +29,106 @@ def names_option(value: str | None) -> list[str]:
     if not value:
         return []
     return [n.strip() for n in value.split(",") if n.strip()]
+
+
+STDOUT = "-"  # an output option given as '-' writes to stdout
+PATH_SHOWN = 240  # characters of a path echoed in a message
+
+
+def shown_path(path: str | os.PathLike[str]) -> str:
+    """A path as messages quote it: ``repr``, shortened to :data:`PATH_SHOWN` characters."""
+    return shown(os.fspath(path), PATH_SHOWN)
+
+
+def _same_file(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two paths are one file (hardlinks and symlinks included); False if either is missing."""
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
+def not_an_input(outputs: Iterable[str | os.PathLike[str]], inputs: Iterable[str | os.PathLike[str]],
+                 hint: str) -> None:
+    """A usage error for option ``hint`` if any output path is one of the command's input files."""
+    sources = [i for i in inputs if i is not None]
+    for out in outputs:
+        for source in sources:
+            if _same_file(out, source):
+                what = ("an input of this command" if os.fspath(out) == os.fspath(source)
+                        else f"the same file as the input {shown_path(source)}")
+                raise click.BadParameter(f"{shown_path(out)} is {what}; writing there would replace it: "
+                                         "choose another file", param_hint=hint)
+
+
+def output_path(value: str, hint: str, inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
+    """The file an output option names: its folder must exist and it must not be one of ``inputs``."""
+    target = Path(value)
+    if not target.parent.is_dir():
+        raise click.BadParameter(f"folder {shown_path(target.parent)} does not exist", param_hint=hint)
+    if target.is_dir():
+        raise click.BadParameter(f"{shown_path(target)} is a folder; give a file name", param_hint=hint)
+    not_an_input([target], inputs, hint)
+    return target
+
+
+MAX_SEED = 2**63 - 1  # seeds are 0..2**63-1: what random.Random and a JSON state file keep exactly
+MAX_COUNT = 10**6  # no count, airfare or turn at a table reaches a million: beyond it is a typo
+_DIGITS = 19  # the most digits an integer option reads (MAX_SEED has 19)
+
+
+class Whole(click.IntRange):
+    """An integer option with a range; anything else is refused in words, the value echoed shortened."""
+
+    name = "integer"
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> Any:
+        """The whole number typed, within the range (never Python's wording for a 5000-digit value)."""
+        if isinstance(value, str) and not re.fullmatch(rf"\s*[+-]?\d{{1,{_DIGITS}}}\s*", value):
+            self.fail(f"expected a whole number {self._describe_range()}, got {shown(value)}", param, ctx)
+        return super().convert(value, param, ctx)
+
+    def _describe_range(self) -> str:
+        """Click's range wording, in words: ``from 0 to 9223372036854775807``, ``of 0 or more``."""
+        if self.min is not None and self.max is not None:
+            return f"from {self.min} to {self.max}"
+        return f"of {self.min} or more" if self.min is not None else f"of {self.max} or less"
+
+
+SEED = Whole(0, MAX_SEED)
+
+
+def whole_numbers(value: str, hint: str, high: int = MAX_COUNT) -> list[int]:
+    """Comma-separated whole numbers up to ``high`` typed for option ``hint`` (a usage error otherwise)."""
+    parts = [x.strip() for x in value.split(",") if x.strip()]
+    if not all(re.fullmatch(r"[+-]?\d+", x) for x in parts):
+        raise click.BadParameter(f"expected whole numbers separated by commas, got {shown(value)}", param_hint=hint)
+    big = next((x for x in parts if len(x.lstrip("+-")) > _DIGITS or abs(int(x)) > high), None)
+    if big is not None:
+        raise click.BadParameter(f"{shown(big)[1:-1]} is too large; each number is at most {high}", param_hint=hint)
+    numbers = [int(x) for x in parts]
+    return numbers
+
+
+def checked_names(names: list[str], hint: str) -> list[str]:
+    """Names typed for option ``hint``, checked by the one rule of :mod:`printkit.model.names` (a usage error)."""
+    problem = next((p for p in map(name_problem, names) if p is not None), None) or duplicate_problem(names)
+    if problem is not None:
+        raise click.BadParameter(problem, param_hint=hint)
+    return names
+
+
+def printable_names(names: list[str], hint: str) -> list[str]:
+    """Names the sheet font can print, regular and bold (a usage error for option ``hint`` otherwise)."""
+    from printkit.layout.common import LayoutError, check_glyphs
+
+    for name in names:
+        try:
+            check_glyphs(name, "regular")
+            check_glyphs(name, "bold")
+        except LayoutError as exc:
+            raise click.BadParameter(str(exc), param_hint=hint) from None
+    return names
 
 
 def seed_or_random(seed: int | None) -> int:
@@ -46,7 +150,8 @@ def map_param(hint: str) -> Iterator[None]:
     try:
         yield
     except UnknownMapError as exc:
-        raise click.BadParameter(exc.message, param_hint=hint) from None
+        name = exc.name if not isinstance(exc.name, str) else shorten(exc.name)
+        raise click.BadParameter(UnknownMapError.describe(name, exc.bundled), param_hint=hint) from None
 
 
 @contextlib.contextmanager
@@ -59,7 +164,8 @@ def input_param(hint: str, typed: str | None = None) -> Iterator[None]:
     try:
         yield
     except InputError as exc:
-        detail = exc.detail if typed is None else exc.says(repr(typed))
+        got = exc.got if typed is None else typed
+        detail = exc.says(shown(got)) if isinstance(got, str) else exc.detail
         raise click.BadParameter(detail, param_hint=hint) from None
 
 
@@ -75,8 +181,9 @@ def checked_players(players: str | None, default: list[str]) -> tuple[str, ...]:
     """The ``--players`` names (or ``default``), checked; a usage error if they cannot play."""
     from printkit.rules.turns import check_players
 
+    names = checked_names(names_option(players), "'--players'") if players is not None else default
     with input_param("'--players'"):
-        return check_players(names_option(players) if players is not None else default)
+        return check_players(names)
 
 
 def show_score(result: GameScore, title: str | None = None, *, as_json: bool = False) -> None:

@@ -6,7 +6,8 @@ from typing import TYPE_CHECKING
 
 import click
 
-from printkit.cli.common import FactsCommand, bundled_map_ids, map_param
+from printkit.cli.common import PATH_SHOWN, FactsCommand, bundled_map_ids, map_param
+from printkit.model.names import shorten
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap, Track
@@ -36,7 +37,7 @@ def maps(ctx: click.Context) -> None:
     for m in rows:
         iconic = len(m.iconic_cities)
         extra = f"  (incl. {iconic} iconic)" if iconic else ""
-        click.echo(f"{m.id:<15} {m.name:<22} {len(m.regions):>7} {len(m.cities):>6}{extra}")
+        click.echo(f"{m.id:<15} {shorten(m.name):<22} {len(m.regions):>7} {len(m.cities):>6}{extra}")
 
 
 @maps.command(cls=FactsCommand, facts=lambda: {"maps": bundled_map_ids()})
@@ -89,7 +90,7 @@ def validate(files: tuple[str, ...]) -> None:
             for line in exc.problems:
                 click.echo(f"Error: {line}", err=True)
             continue
-        click.echo(f"OK {m.source}: {m.name} ({len(m.regions)} regions, {len(m.cities)} cities, {len(m.routes)} routes)")
+        click.echo(f"OK {shorten(str(m.source), PATH_SHOWN)}: {shorten(m.name)} ({len(m.regions)} regions, {len(m.cities)} cities, {len(m.routes)} routes)")
     if failed:
         raise SystemExit(1)
 
@@ -114,7 +115,7 @@ def _track_line(t: Track) -> str:
 def summary(m: GameMap) -> list[str]:
     """The readable lines of ``printkit maps show``."""
     lines = [
-        f"{m.name} ({m.id}), from {m.source}",
+        f"{shorten(m.name)} ({m.id}), from {shorten(str(m.source), PATH_SHOWN)}",
         f"{len(m.cities)} cities in {len(m.regions)} regions, {len(m.routes)} routes",
         "",
         "Regions:",

@@ -8,16 +8,30 @@ from typing import TYPE_CHECKING
 
 import click
 
-from printkit.cli.common import FactsCommand, bundled_map_ids, map_param, names_option
+from printkit.cli.common import (
+    PATH_SHOWN,
+    SEED,
+    STDOUT,
+    FactsCommand,
+    bundled_map_ids,
+    checked_names,
+    map_param,
+    names_option,
+    not_an_input,
+    output_path,
+    printable_names,
+)
+from printkit.model.names import shorten
 
 if TYPE_CHECKING:
-    from printkit.backends import Format
+    from printkit.backends import Format, Written
     from printkit.layout.primitives import Document
 
 FORMAT_CHOICES = ("pdf", "svg", "png")
 PAPER_CHOICES = ("a4", "letter")
 PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
 MAX_PLAYERS = 500
+OUTPUT_HINT = "'-o' / '--output'"
 
 
 def _slug(subject: str) -> str:
@@ -42,7 +56,7 @@ def _facts() -> dict[str, object]:
 
 def _roster(players: int | None, names: str | None) -> list[str]:
     """One entry per sheet: the names given, or blanks for ``--players`` (one sheet by default)."""
-    player_names = names_option(names)
+    player_names = printable_names(checked_names(names_option(names), "'--names'"), "'--names'")
     if names is not None and not player_names:
         raise click.BadParameter("give at least one name, e.g. --names \"Ann,Bo\"", param_hint="'--names'")
     if player_names and players is not None and players != len(player_names):
@@ -64,7 +78,7 @@ def _build(kind: str, subject: str, roster: list[str], paper: str) -> Document:
             raise click.UsageError(str(exc)) from None
 
 
-def _write(document: Document, chosen: Format, target: Path) -> list[Path]:
+def _write(document: Document, chosen: Format, target: Path) -> Written:
     """Write the files, with a progress bar on a terminal for long jobs."""
     from printkit import backends
 
@@ -86,7 +100,7 @@ def _write(document: Document, chosen: Format, target: Path) -> list[Path]:
               help="Paper size.")
 @click.option("-o", "--output", "output", metavar="PATH",
               help="Output file; '-' writes to stdout (default: output/<kind>-<map>-<paper>.<ext>).")
-@click.option("--seed", type=int, default=0, show_default=True,
+@click.option("--seed", type=SEED, default=0, show_default=True,
               help="Seed for anything random (sheets are not random today; kept for reproducible scripts).")
 def render(kind: str, subject: str, players: int | None, names: str | None, fmt: str | None, paper: str,
            output: str | None, seed: int) -> None:
@@ -107,12 +121,14 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
 
     roster = _roster(players, names)
     try:
-        chosen = backends.format_for(None if output in (None, "-") else output, fmt)
+        chosen = backends.format_for(None if output in (None, STDOUT) else output, fmt)
     except backends.OutputError as exc:
-        raise click.BadParameter(str(exc), param_hint="'-o' / '--output'") from None
+        raise click.BadParameter(str(exc), param_hint=OUTPUT_HINT) from None
+    if output not in (None, STDOUT):
+        output_path(output, OUTPUT_HINT, [subject])
     document = _build(kind, subject, roster, paper.lower())
     count = backends.file_count(document, chosen)
-    if output == "-":
+    if output == STDOUT:
         if count != 1:
             raise click.UsageError(
                 f"{chosen.upper()} gives one file per page and this sheet has {count} pages; "
@@ -121,11 +137,13 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
         sys.stdout.buffer.write(backends.render(document, chosen)[0])
         return
     target = Path(output) if output else default_output(kind, subject, paper.lower(), chosen, len(roster))
+    not_an_input(backends.numbered_paths(target, count), [subject], OUTPUT_HINT)
     if not output:
         target.parent.mkdir(parents=True, exist_ok=True)
-    elif not target.parent.is_dir():
-        raise click.BadParameter(f"folder {str(target.parent)!r} does not exist", param_hint="'-o' / '--output'")
-    paths = _write(document, chosen, target)
-    pages = len(document.pages)
-    where = str(paths[0]) if len(paths) == 1 else f"{paths[0]} ... {paths[-1].name}"
-    click.echo(f"Wrote {where} ({pages} page{'s' if pages != 1 else ''}, {chosen.upper()}, {PAPER_NAMES[paper.lower()]})")
+    written = _write(document, chosen, target)
+    paths, pages = written.paths, len(document.pages)
+    where = shorten(str(paths[0]) if len(paths) == 1 else f"{paths[0]} ... {paths[-1].name}", PATH_SHOWN)
+    gone = len(written.removed)
+    removed = f"; removed {gone} page{'s' if gone != 1 else ''} of an earlier pack" if gone else ""
+    click.echo(f"Wrote {where} ({pages} page{'s' if pages != 1 else ''}, {chosen.upper()}, "
+               f"{PAPER_NAMES[paper.lower()]}){removed}")

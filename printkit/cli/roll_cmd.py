@@ -6,7 +6,7 @@ import random
 
 import click
 
-from printkit.cli.common import FactsCommand
+from printkit.cli.common import SEED, FactsCommand
 from printkit.rules.dice import roll as roll_dice
 
 
@@ -18,7 +18,7 @@ def _facts() -> dict[str, object]:
 
 
 @click.command(name="roll", cls=FactsCommand, facts=_facts)
-@click.option("--seed", type=int, default=None, help="Seed for a repeatable roll (default: random).")
+@click.option("--seed", type=SEED, default=None, help="Seed for a repeatable roll (default: random).")
 @click.option("--json", "as_json", is_flag=True, help='Print {"dice":[a,b],"actions":[...],"choice":bool}.')
 def roll(seed: int | None, as_json: bool) -> None:
     """Roll the two solo/party dice: {legend}.

@@ -9,7 +9,9 @@ from typing import TYPE_CHECKING, Any, cast
 
 import click
 
-from printkit.cli.common import FactsCommand, bundled_map_ids, show_score
+from printkit.cli.common import PATH_SHOWN, FactsCommand, Whole, bundled_map_ids, output_path, show_score, shown_path
+from printkit.errors import PrintkitError
+from printkit.model.names import duplicate_problem, name_problem, shorten, shown
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap, Mode
@@ -51,7 +53,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
     from printkit.loading.records import load_record
 
     path = Path(gamefile)
-    if path.is_file():
+    if _is_file(path):
         doc = load_record(path)
         if "players" in doc or "cities" not in doc:
             if save:
@@ -63,12 +65,20 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
         map_value = _map_to_enter(gamefile)
     if not (force_prompt or sys.stdin.isatty()):
         raise click.UsageError(
-            f"{gamefile!r} is a map, not a game file: run this in a terminal to type in the marks "
+            f"{shown_path(gamefile)} is a map, not a game file: run this in a terminal to type in the marks "
             "(or pass --prompt), or give a game file"
         )
-    if save and not Path(save).resolve().parent.is_dir():
-        raise click.BadParameter(f"folder {str(Path(save).parent)!r} does not exist", param_hint="'--save'")
+    if save:
+        output_path(save, "'--save'", [gamefile])
     _score_entered(map_value, save, as_json)
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` names a file; a name the system refuses (too long, ...) names none."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def _map_to_enter(gamefile: str) -> str:
@@ -77,7 +87,7 @@ def _map_to_enter(gamefile: str) -> str:
 
     if gamefile not in bundled_maps():
         raise click.BadParameter(
-            f"no game file {gamefile!r}; give a game file (.toml or .json) or a map to type in "
+            f"no game file {shown_path(gamefile)}; give a game file (.toml or .json) or a map to type in "
             f"the marks ({', '.join(bundled_maps())}, or a map .toml file)",
             param_hint="'GAMEFILE|MAP'",
         )
@@ -112,11 +122,42 @@ def _save_entered(doc: dict[str, Any], map_value: str, save: str) -> None:
         atomic_write(save, dump_record(doc, fmt).encode())
     except OSError as exc:
         raise click.FileError(save, hint=exc.strerror or str(exc)) from None
-    click.echo(f"Saved the game to {save}", err=True)
+    click.echo(f"Saved the game to {shorten(save, PATH_SHOWN)}", err=True)
+
+
+MAX_REPLY = 1000  # characters of a typed reply: longer is refused (and echoed shortened) before any check
+
+
+def _ask(text: str, expected: str, type: click.ParamType[Any, Any] | None = None, **kwargs: Any) -> Any:
+    """``click.prompt``; input that ends (or Ctrl-C) before an answer says what was asked and that nothing was saved."""
+    convert = click.types.convert_type(type)
+
+    def checked(value: str) -> Any:
+        if len(value) > MAX_REPLY:
+            raise click.UsageError(f"expected {expected}, got {shown(value)}")
+        return convert(value)
+
+    try:
+        return click.prompt(text, type=type, value_proc=checked, **kwargs)
+    except click.Abort:
+        raise _ended(text, expected) from None
+
+
+def _confirm(text: str) -> bool:
+    """``click.confirm`` (default no), with the same end-of-input message as :func:`_ask`."""
+    try:
+        return click.confirm(text, default=False)
+    except click.Abort:
+        raise _ended(text, "y or n") from None
+
+
+def _ended(text: str, expected: str) -> PrintkitError:
+    return PrintkitError(f"input ended while asking for {shorten(text.strip())!r} (expected {expected}); "
+                         "nothing was saved")
 
 
 def _ask_int(text: str, top: int, low: int = 0) -> int:
-    value: int = click.prompt(f"{text} ({low}-{top})", type=click.IntRange(low, top))
+    value: int = _ask(f"{text} ({low}-{top})", f"a whole number from {low} to {top}", type=Whole(low, top))
     return value
 
 
@@ -124,11 +165,10 @@ def _ask_names(m: GameMap, mode: str) -> list[str]:
     from printkit.loading.records.atw import players_count_problem
 
     while True:
-        raw = click.prompt("Player names, comma-separated" if mode != "solo" else "Player name")
+        raw = _ask("Player names, comma-separated" if mode != "solo" else "Player name", "player names")
         names = [n.strip() for n in str(raw).split(",") if n.strip()]
         problem = players_count_problem(m, cast("Mode", mode), len(names))
-        if len(set(names)) != len(names):
-            problem = "each player needs a different name"
+        problem = next((p for p in map(name_problem, names) if p), None) or duplicate_problem(names) or problem
         if problem is None:
             return names
         click.echo(f"Error: {problem}", err=True)
@@ -139,8 +179,9 @@ def enter_game(m: GameMap, map_value: str) -> dict[str, Any]:
     from printkit.model.records import PlayerMarks
     from printkit.rules.atw import end_condition_met
 
-    click.echo(f"Scoring a game on the {m.name} map. Each question shows the allowed range.")
-    mode = click.prompt("Mode", type=click.Choice(["multiplayer", "solo", "party"]), default="multiplayer")
+    click.echo(f"Scoring a game on the {shorten(m.name)} map. Each question shows the allowed range.")
+    mode = _ask("Mode", "multiplayer, solo or party", type=click.Choice(["multiplayer", "solo", "party"]),
+                default="multiplayer")
     players: list[dict[str, Any]] = []
     for name in _ask_names(m, mode):
         click.echo(f"\n{name}")
@@ -156,7 +197,7 @@ def enter_game(m: GameMap, map_value: str) -> dict[str, Any]:
         p["visited"] = {r.id: _ask_int(f"    {r.name}", len(m.region_cities(r.id))) for r in m.regions}
         if m.iconic_table:
             p["iconic"] = _ask_int("  Iconic cities visited", len(m.iconic_cities))
-        p["returned"] = click.confirm("  Back at the starting city?", default=False)
+        p["returned"] = _confirm("  Back at the starting city?")
         marks = PlayerMarks(name, visited=p["visited"], returned=p["returned"])
         if mode != "multiplayer" and end_condition_met(m, marks) and p["returned"]:
             p["finished_turn"] = _ask_int("  Turn the trip ended on", m.solo.turns, 1)
@@ -166,7 +207,7 @@ def enter_game(m: GameMap, map_value: str) -> dict[str, Any]:
                 for t in m.explore
                 if t.first_bonus
                 for k in t.kinds
-                if explore.get(k.id, 0) > 0 and click.confirm(f"  First to mark {k.name}?", default=False)
+                if explore.get(k.id, 0) > 0 and _confirm(f"  First to mark {k.name}?")
             ]
             if firsts:
                 p["first_rare"] = firsts
@@ -188,8 +229,8 @@ def break_tie(m: GameMap, doc: dict[str, Any], result: GameScore) -> tuple[GameS
     while True:
         for p in tied:
             click.echo(f"{p['name']}: starting and final city (city ids, e.g. {m.cities[0].id})")
-            p["start_city"] = click.prompt("  Starting city", type=city_ids, show_choices=False)
-            p["final_city"] = click.prompt("  Final city", type=city_ids, show_choices=False)
+            p["start_city"] = _ask("  Starting city", "a city id", type=city_ids, show_choices=False)
+            p["final_city"] = _ask("  Final city", "a city id", type=city_ids, show_choices=False)
         try:
             return registry.score_document(doc, "entered marks", Path("."))[0], doc
         except DataError as exc:

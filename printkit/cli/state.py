@@ -50,7 +50,7 @@ class Companion:
         """The ``--state PATH`` option (passed as ``state_path``) of every subcommand of the companion."""
         option: Callable[[F], F] = click.option(
             "--state", "state_path", type=click.Path(dir_okay=False), default=self.default, envvar=self.envvar,
-            show_default=True, help=self.help,
+            show_default=True, help=self.help, callback=_state_folder,
         )  # fmt: skip
         return option(func)
 
@@ -107,6 +107,14 @@ class Saved(Generic[T]):
             if reason is not None:
                 raise StateError(f"{self.path}: {reason}")
             self.file.write(self.path, value)
+
+
+def _state_folder(ctx: click.Context, param: click.Parameter, value: str) -> str:
+    """A ``--state`` path whose folder does not exist is a usage error, as for every output."""
+    from printkit.cli.common import output_path
+
+    output_path(value, "'--state'")
+    return value
 
 
 def force_option(help_text: str) -> Callable[[F], F]:

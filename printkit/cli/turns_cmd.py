@@ -12,8 +12,17 @@ from collections.abc import Iterator
 
 import click
 
-from printkit.cli.common import FactsCommand, checked_players, load_map_param, seed_or_random
+from printkit.cli.common import (
+    PATH_SHOWN,
+    SEED,
+    FactsCommand,
+    checked_players,
+    load_map_param,
+    not_an_input,
+    seed_or_random,
+)
 from printkit.cli.state import Companion, Saved, force_option
+from printkit.model.names import shorten
 from printkit.rules import turns as rules
 from printkit.rules.turns import Game, UnknownPlayerError, rating_bands, speed_bonus
 
@@ -76,7 +85,7 @@ def turns() -> None:
 @turns.command(name="start", cls=FactsCommand, facts=lambda: {"max_players": rules.MAX_PLAYERS})
 @click.option("--map", "map_name", default="world", show_default=True, help="Map id or .toml file.")
 @click.option("--players", default=None, help='Comma-separated names (default: one player, "Player 1").')
-@click.option("--seed", type=int, default=None, help="Seed for the game's dice (default: random).")
+@click.option("--seed", type=SEED, default=None, help="Seed for the game's dice (default: random).")
 @force_option("Replace a game that is still in progress.")
 @TURNS.option
 def start(map_name: str, players: str | None, seed: int | None, force: bool, state_path: str) -> None:
@@ -90,6 +99,7 @@ def start(map_name: str, players: str | None, seed: int | None, force: bool, sta
       printkit turns start --map europe --players "Ann,Bo,Cy,Di,Ed,Flo,Gus" --seed 7
     """
     checked = checked_players(players, ["Player 1"])
+    not_an_input([state_path], [map_name], "'--state'")
     game_map = load_map_param(map_name)
     info = rules.map_info(game_map)
     seed = seed_or_random(seed)
@@ -101,7 +111,7 @@ def start(map_name: str, players: str | None, seed: int | None, force: bool, sta
     if note is not None:
         click.echo(f"Note: {note}.")
     click.echo(f"A player finishes when they have {info.end_condition()}: `printkit turns finish NAME`.")
-    click.echo(f"Roll turn 1 with `printkit turns next`. Saved in {state_path}.")
+    click.echo(f"Roll turn 1 with `printkit turns next`. Saved in {shorten(state_path, PATH_SHOWN)}.")
 
 
 @turns.command(name="next")

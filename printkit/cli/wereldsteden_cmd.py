@@ -11,8 +11,9 @@ from typing import TYPE_CHECKING
 
 import click
 
-from printkit.cli.common import FactsCommand, FactsGroup, input_param, seed_or_random
+from printkit.cli.common import PATH_SHOWN, SEED, FactsCommand, FactsGroup, input_param, seed_or_random
 from printkit.cli.state import Companion, force_option
+from printkit.model.names import shorten
 
 if TYPE_CHECKING:
     from printkit.cli.state import Saved
@@ -78,7 +79,7 @@ def wereldsteden() -> None:
 
 
 @wereldsteden.command(name="setup")
-@click.option("--seed", type=int, default=None, help="Seed for the shuffle (default: random, saved).")
+@click.option("--seed", type=SEED, default=None, help="Seed for the shuffle (default: random, saved).")
 @force_option("Replace the tiles dealt in --state.")
 @DEALER.option
 def setup(seed: int | None, force: bool, state_path: str) -> None:
@@ -100,7 +101,7 @@ def setup(seed: int | None, force: bool, state_path: str) -> None:
     _saved(state_path, game).replace(Dealt(board, seed, 0), force, lambda old: busy)  # a corrupt file stops here
     click.echo(f"Winning tiles dealt (seed {seed}):")
     _show(game, board)
-    click.echo(f"Saved in {state_path}.")
+    click.echo(f"Saved in {shorten(state_path, PATH_SHOWN)}.")
 
 
 @wereldsteden.command(name="refill", cls=FactsCommand, facts=_facts)
@@ -154,6 +155,8 @@ def swap(first: str, second: str, state_path: str) -> None:
     game = _game()
     with input_param("'SPACE'"):
         a, b = space_id(game, first), space_id(game, second)
+    if a == b:
+        raise click.BadParameter(f"give two different spaces to swap (both are {a!r})", param_hint="'SPACE'")
     with _saved(state_path, game).changing() as box:
         box.value = replace(box.value, board=exchange(game, box.value.board, a, b))
     click.echo(f"Swapped the tiles on {a} and {b}.")
