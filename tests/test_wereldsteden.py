@@ -159,7 +159,7 @@ def test_impossible_win_records() -> None:
     assert info.value.problems == [
         "w.toml: players[0].tiles[4]: unknown winning tile string 'kite' (tiles: sweater, fan, rug, doll, lantern, "
         "hammock, sombrero, mask, boomerang, spices)",
-        "w.toml: players[1].name: 'Ann' is used by two players",
+        "w.toml: players[1].name: player name 'Ann' is given twice (names are compared ignoring case)",
         "w.toml: players: 6 rug tiles taken, but the game has 5 of each type",
     ]
 

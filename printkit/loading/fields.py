@@ -9,8 +9,10 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
+
+from printkit.model.names import duplicate_problem, name_problem, shown
 
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -38,12 +40,19 @@ def describe(value: object) -> str:
     if isinstance(value, float):
         return f"number {value}"
     if isinstance(value, str):
-        return f"string {value!r}"
+        return f"string {shown(value)}"
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):
         return "a list"
     return f"a {type(value).__name__}"
+
+
+def player_name_problem(name: object, earlier: Sequence[str]) -> str | None:
+    """What is wrong with a player's name read from a file, after the ``earlier`` names, or None."""
+    if not isinstance(name, str):
+        return f"expected the player's name, got {describe(name)}"
+    return name_problem(name) or duplicate_problem([*earlier, name.strip()])
 
 
 def slug(text: str) -> str:
@@ -192,6 +201,19 @@ class Reader:
             else:
                 out.append(v)
         return tuple(out) if ok else None
+
+    def player_name(self, row: dict[str, Any], path: str, earlier: list[str]) -> str | None:
+        """A player's ``name`` by the one name rule, not given before (ignoring case); appended to ``earlier``."""
+        value = self._get(row, "name", path, "the player's name", True)
+        if value is None:
+            return None
+        problem = player_name_problem(value, earlier)
+        if problem is not None:
+            self.problem(join(path, "name"), problem)
+        if problem is not None and duplicate_problem([*earlier, str(value).strip()]) is None:
+            return None
+        earlier.append(str(value).strip())
+        return str(value).strip()
 
     def table(self, table: dict[str, Any], key: str, path: str, required: bool = True) -> dict[str, Any] | None:
         """A sub-table."""

@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from printkit.errors import InputError, RuleError, StateError
+from printkit.model.names import duplicate_problem, name_problem
 from printkit.rules.atw import solo_speed_bonus
 from printkit.rules.dice import Roll, turn_roll
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 speed_bonus = solo_speed_bonus  # the one solo/party speed bonus rule, for the tracker's callers
 STATE_KIND = "turns"
 MAX_PLAYERS = 100
-MAX_NAME = 40
+MAX_TURNS = 99  # a saved game's turn count (the solo game has 20)
 
 
 class UnknownPlayerError(RuleError):
@@ -68,19 +69,14 @@ def map_info(game_map: GameMap) -> MapInfo:
 
 
 def check_players(names: list[str]) -> tuple[str, ...]:
-    """Validate player names: 1..100, unique ignoring case, at most 40 characters (InputError ``players``)."""
+    """Validate player names by the one name rule (:mod:`printkit.model.names`), 1..100 of them (InputError ``players``)."""
     if not names:
         raise InputError("players", "give at least one player name")
     if len(names) > MAX_PLAYERS:
         raise InputError("players", f"{len(names)} players given; at most {MAX_PLAYERS} can play")
-    seen: dict[str, str] = {}
-    for name in names:
-        if len(name) > MAX_NAME:
-            raise InputError("players", f"player name {name!r} is longer than {MAX_NAME} characters")
-        key = name.casefold()
-        if key in seen:
-            raise InputError("players", f"player name {name!r} is given twice (names are compared ignoring case)")
-        seen[key] = name
+    problem = next((p for p in map(name_problem, names) if p is not None), None) or duplicate_problem(names)
+    if problem is not None:
+        raise InputError("players", problem)
     return tuple(names)
 
 
@@ -247,8 +243,8 @@ def from_state(doc: dict[str, Any], source: str, dice: Dice) -> Game:
         if not isinstance(m.get(key), str):
             raise _corrupt(source, f"map.{key}", "a string")
     for key in ("turns", "end_cities_per_region"):
-        if not _is_int(m.get(key)) or m[key] < 1:
-            raise _corrupt(source, f"map.{key}", "a positive whole number")
+        if not _is_int(m.get(key)) or not 1 <= m[key] <= MAX_TURNS:
+            raise _corrupt(source, f"map.{key}", f"a whole number 1..{MAX_TURNS}")
     info = MapInfo(m["id"], m["name"], m["turns"], m["end_cities_per_region"], tuple(ratings), dice)
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):

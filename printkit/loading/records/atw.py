@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Any, cast
 
 from printkit.errors import DataError, UnknownMapError
+from printkit.loading.fields import player_name_problem
 from printkit.model import graph
 from printkit.model.maps import GameMap, Mode, Track
 from printkit.model.records import AtwRecord, PlayerMarks
@@ -52,6 +53,7 @@ class RecordReader:
         self.source = source
         self.mode = mode
         self.problems: list[str] = []
+        self.names: list[str] = []
 
     def bad(self, path: str, message: str) -> None:
         """Record one problem."""
@@ -159,8 +161,11 @@ class RecordReader:
             if key not in PLAYER_KEYS:
                 self.bad(f"{at}.{key}", f"unknown key (expected one of: {', '.join(PLAYER_KEYS)})")
         name = doc.get("name")
-        if not isinstance(name, str) or not name.strip():
-            self.bad(f"{at}.name", f"expected the player's name, got {_shown(name) if 'name' in doc else 'nothing'}")
+        problem = player_name_problem(name, self.names) if "name" in doc else "missing (expected the player's name)"
+        if problem is not None:
+            self.bad(f"{at}.name", problem)
+        else:
+            self.names.append(cast(str, name).strip())
         if "sights" in doc and "animals" in doc:
             self.bad(f"{at}.animals", "give either sights or animals, not both")
         fields: dict[str, Any] = {"marks": {}}
@@ -299,12 +304,6 @@ def read_record(doc: dict[str, Any], source: str, base_dir: Path) -> AtwRecord:
     reader = RecordReader(m, source, mode)
     read = [reader.player(i, p) for i, p in enumerate(players)]
     problems.extend(reader.problems)
-    seen: dict[str, int] = {}
-    for i, p in enumerate(read):
-        if p is not None and p.name in seen:
-            problems.append(f"{source}: players[{i}].name: {p.name!r} is already the name of players[{seen[p.name]}]")
-        elif p is not None:
-            seen[p.name] = i
     if problems:
         raise DataError(problems)
     return AtwRecord(m, mode, tuple(p for p in read if p is not None))
