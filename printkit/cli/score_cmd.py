@@ -122,13 +122,13 @@ def _ask_int(text: str, top: int, low: int = 0) -> int:
 
 def _ask_names(m: GameMap, mode: str) -> list[str]:
     from printkit.loading.records.atw import players_count_problem
+    from printkit.model.names import duplicate_problem, name_problem
 
     while True:
         raw = click.prompt("Player names, comma-separated" if mode != "solo" else "Player name")
         names = [n.strip() for n in str(raw).split(",") if n.strip()]
         problem = players_count_problem(m, cast("Mode", mode), len(names))
-        if len(set(names)) != len(names):
-            problem = "each player needs a different name"
+        problem = next(filter(None, map(name_problem, names)), None) or duplicate_problem(names) or problem
         if problem is None:
             return names
         click.echo(f"Error: {problem}", err=True)

@@ -12,8 +12,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
-from printkit.model.names import duplicate_problem, name_problem, shown
+from printkit.model.names import duplicate_problem, name_problem, shorten, shown
 
+LARGEST = 9999  # the most any whole number in a game file may be, unless a field says less
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
@@ -36,7 +37,7 @@ def describe(value: object) -> str:
     if isinstance(value, bool):
         return f"boolean {str(value).lower()}"
     if isinstance(value, int):
-        return f"integer {value}"
+        return f"integer {shorten(str(value))}"
     if isinstance(value, float):
         return f"number {value}"
     if isinstance(value, str):
@@ -124,13 +125,17 @@ class Reader:
             return None
         return self.check_int(value, join(path, key), minimum)
 
-    def check_int(self, value: object, path: str, minimum: int | None = None) -> int | None:
-        """``value`` if it is a whole number of at least ``minimum``."""
+    def check_int(self, value: object, path: str, minimum: int | None = None, maximum: int = LARGEST) -> int | None:
+        """``value`` if it is a whole number of at least ``minimum`` and at most ``maximum``."""
         if isinstance(value, bool) or not isinstance(value, int):
             self.problem(path, f"expected a whole number, got {describe(value)}")
             return None
         if minimum is not None and value < minimum:
-            self.problem(path, f"must be at least {minimum}, got {value}")
+            self.problem(path, f"must be at least {minimum}, got {shorten(str(value))}")
+            return None
+        if value > maximum:
+            why = " (no count, mark or score in these games comes near it)" if maximum == LARGEST else ""
+            self.problem(path, f"must be at most {maximum}{why}, got {shorten(str(value))}")
             return None
         return value
 
