@@ -76,3 +76,8 @@ class InputError(RuleError):
     def detail(self) -> str:
         """The problem with the value as the rules saw it (text quoted), without the field's name."""
         return self.says(repr(self.got) if isinstance(self.got, str) else str(self.got))
+
+
+def corrupt_state(source: str, where: str, expected: str) -> StateError:
+    """``<file>: state file is corrupt (<field>: expected <what>); it was left untouched``."""
+    return StateError(f"{source}: state file is corrupt ({where}: expected {expected}); it was left untouched")

@@ -199,7 +199,9 @@ def test_cli_corrupt_state_left_untouched(tmp_path: Path, runner: CliRunner) -> 
     before = state.read_text()
     result = runner.invoke(cli, ["wereldsteden", "refill", "tokyo", "--state", str(state)])
     assert result.exit_code == 1
-    assert result.stderr == f"Error: {state}: state file is corrupt (bad Wereldsteden tile data); it was left untouched\n"
+    assert result.stderr == (f"Error: {state}: state file is corrupt (display: expected a table of the spaces "
+                             "helsinki-yellow, tokyo, wellington, helsinki-purple, vancouver, buenos-aires); "
+                             "it was left untouched\n")
     assert state.read_text() == before
 
 

@@ -12,9 +12,9 @@ import re
 from collections.abc import Iterable, Sequence
 from typing import Any
 
+from printkit.model.limits import LARGEST
 from printkit.model.names import duplicate_problem, name_problem, shorten, shown
 
-LARGEST = 9999  # the most any whole number in a game file may be, unless a field says less
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
 
