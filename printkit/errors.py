@@ -5,6 +5,17 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
+def did_you_mean(value: object, known: Sequence[str]) -> str:
+    """`` (did you mean 'x'?)`` naming the id in ``known`` nearest to ``value``, or nothing."""
+    import difflib
+
+    if not isinstance(value, str) or len(value) > 100:
+        return ""
+    lowered = {k.casefold(): k for k in known}
+    close = difflib.get_close_matches(value.strip().casefold(), list(lowered), n=1, cutoff=0.6)
+    return f" (did you mean {lowered[close[0]]!r}?)" if close else ""
+
+
 class PrintkitError(Exception):
     """Base class: a problem a user can fix, reported without a traceback."""
 
@@ -36,7 +47,7 @@ class UnknownMapError(DataError):
     @staticmethod
     def describe(name: object, bundled: Sequence[str]) -> str:
         """``unknown map 'mars'; choose one of world, ..., or give the path of a .toml map file``."""
-        what = "no map given" if name is None else f"unknown map {name!r}"
+        what = "no map given" if name is None else f"unknown map {name!r}{did_you_mean(name, bundled)}"
         return f"{what}; choose one of {', '.join(bundled)}, or give the path of a .toml map file"
 
 

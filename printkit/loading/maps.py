@@ -22,6 +22,7 @@ from printkit.loading.fields import Problems, Reader
 from printkit.loading.projection import read_projection
 from printkit.loading.text import read_toml
 from printkit.model import maps as model
+from printkit.model.words import match_id
 from printkit.resources import data_dir
 
 GAME = "around-the-world"
@@ -84,9 +85,10 @@ def map_path(name_or_path: str) -> Path:
     """
     if not is_map_path(name_or_path):
         known = bundled_maps()
-        if name_or_path not in known:
+        map_id = match_id(name_or_path, known)
+        if map_id is None:
             raise UnknownMapError(name_or_path, known)
-        return data_dir("maps") / f"{name_or_path}.toml"
+        return data_dir("maps") / f"{map_id}.toml"
     return Path(name_or_path)
 
 

@@ -11,11 +11,12 @@ from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
-from printkit.errors import DataError, UnknownMapError
+from printkit.errors import DataError, UnknownMapError, did_you_mean
 from printkit.loading.fields import player_name_problem
 from printkit.model import graph
 from printkit.model.maps import GameMap, Mode, Track
 from printkit.model.records import AtwRecord, PlayerMarks
+from printkit.model.words import match_id
 
 MODES: tuple[Mode, ...] = ("multiplayer", "solo", "party")
 TOP_KEYS = ("game", "map", "mode", "players")
@@ -119,15 +120,16 @@ class RecordReader:
         if not isinstance(value, str):
             self.bad(path, f"expected a city id like {self.m.cities[0].id!r}, got {_shown(value)}")
             return None
-        try:
-            city = self.m.city(value)
-        except KeyError:
-            self.bad(path, f"unknown city {value!r} on {map_label(self.m)}")
+        ids = [c.id for c in self.m.cities]
+        city_id = match_id(value, ids)
+        if city_id is None:
+            self.bad(path, f"unknown city {_shown(value)} on {map_label(self.m)}{did_you_mean(value, ids)}")
             return None
+        city = self.m.city(city_id)
         if start and not city.can_start:
             self.bad(path, f"{city.name} is an iconic city and cannot be a starting city")
             return None
-        return value
+        return city_id
 
     def route(self, path: str, value: Any, marks: dict[str, Any]) -> None:
         """Check a route and fill in what it gives: visited, iconic, returned, cities."""
@@ -276,8 +278,9 @@ def resolve_map(value: Any, source: str, base_dir: Path) -> GameMap:
     from printkit.loading.maps import bundled_maps, load_map
 
     maps = bundled_maps()
-    if isinstance(value, str) and value in maps:
-        return load_map(value)
+    map_id = match_id(value, maps)
+    if map_id is not None:
+        return load_map(map_id)
     if isinstance(value, str) and value.endswith(".toml"):
         path = Path(value) if Path(value).is_absolute() else base_dir / value
         if path.is_file():
@@ -295,9 +298,10 @@ def read_record(doc: dict[str, Any], source: str, base_dir: Path) -> AtwRecord:
         got = "nothing" if players is None else _shown(players)
         raise DataError([*problems, f"{source}: players: expected a list of [[players]] tables, got {got}"])
     default: Mode = "solo" if len(players) == 1 else "party" if len(players) > m.max_multiplayer else "multiplayer"
-    mode = doc.get("mode", default)
-    if mode not in MODES:
-        raise DataError([*problems, f"{source}: mode: expected one of {', '.join(MODES)}, got {_shown(mode)}"])
+    mode_id = match_id(doc.get("mode", default), MODES)
+    if mode_id is None:
+        raise DataError([*problems, f"{source}: mode: expected one of {', '.join(MODES)}, got {_shown(doc.get('mode'))}"])
+    mode = cast(Mode, mode_id)
     count_problem = players_count_problem(m, mode, len(players))
     if count_problem:
         problems.append(f"{source}: players: {count_problem}")
