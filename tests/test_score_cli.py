@@ -117,7 +117,7 @@ def test_bad_player_fields(
 
 
 def test_finished_turn_for_an_unfinished_trip(runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    name = write(tmp_path, monkeypatch, solo('visited = { europe = 1 }\nreturned = true\nfinished_turn = 12'))
+    name = write(tmp_path, monkeypatch, solo('visited = { europe = 2 }\nreturned = true\nfinished_turn = 12'))
     _, _, err = run(runner, name)
     assert err == (
         "Error: game.toml: players[0].finished_turn: the trip is not finished "

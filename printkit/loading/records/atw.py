@@ -180,6 +180,8 @@ class RecordReader:
                     self.bad(f"{at}.{key}", "not allowed with route (the route gives it)")
             self.route(f"{at}.route", doc["route"], fields)
         self.places(at, doc, fields)
+        if "route" not in doc and len(self.problems) == before:
+            self.truth(at, doc, fields)
         self.finish(at, doc, fields)
         if len(self.problems) > before:
             return None
@@ -213,6 +215,22 @@ class RecordReader:
             if region is not None and fields.get("visited", {}).get(region, 0) < 1:
                 self.bad(f"{at}.visited.{region}", f"0 cities visited, but the {what} city "
                          f"{self.m.city(cast(str, city)).name} is in {self.m.region(region).name}")  # fmt: skip
+
+    def truth(self, at: str, doc: dict[str, Any], fields: dict[str, Any]) -> None:
+        """Places that cannot all be true (RULINGS.md: the start counts as visited; returned = back after leaving)."""
+        start, final, returned = fields.get("start_city"), fields.get("final_city"), fields.get("returned")
+        cities = sum(fields.get("visited", {}).values()) + fields.get("iconic", 0) if "visited" in doc else None
+        if cities == 0:
+            self.bad(f"{at}.visited", "no city visited (the starting city counts as visited from the start)")
+        elif returned and cities == 1:
+            self.bad(f"{at}.returned", "true, but only the starting city is visited "
+                     "(returned means back at the start after leaving it)")  # fmt: skip
+        elif returned and start and final and final != start:
+            self.bad(f"{at}.returned", f"true, but final_city {self.m.city(final).name} is not the starting city "
+                     f"{self.m.city(start).name}")  # fmt: skip
+        elif not returned and start and final == start and (cities or 0) > 1:
+            self.bad(f"{at}.returned", f"{'false' if 'returned' in doc else 'missing'}, but final_city is the "
+                     f"starting city {self.m.city(start).name} after leaving it: give returned = true")  # fmt: skip
 
     def finish(self, at: str, doc: dict[str, Any], fields: dict[str, Any]) -> None:
         """finished_turn (solo/party) and first_rare (multiplayer first bonus)."""
