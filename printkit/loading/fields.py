@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from printkit.model.limits import LARGEST
-from printkit.model.names import duplicate_problem, name_problem, shorten, shown
+from printkit.model.names import duplicate_problem, name_problem, printable, shorten, shown
 
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -26,6 +26,7 @@ class Problems:
 
     def add(self, source: str, path: str, message: str) -> None:
         """Record one problem."""
+        path = printable(path)
         self.lines.append(f"{source}: {path}: {message}" if path else f"{source}: {message}")
 
     def __len__(self) -> int:

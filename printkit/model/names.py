@@ -24,12 +24,22 @@ def shown(value: object, limit: int = SHOWN) -> str:
     return shorten(repr(value), limit)
 
 
+def _unprintable(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") and ch != "\u200d"
+
+
+def printable(text: str, limit: int = 200) -> str:
+    """``text`` safe for a terminal: unprintable characters as ``\\uXXXX``, shortened to ``limit``."""
+    if any(map(_unprintable, text)):
+        text = "".join(f"\\u{ord(ch):04x}" if _unprintable(ch) else ch for ch in text)
+    return shorten(text, limit)
+
+
 def name_problem(name: str) -> str | None:
     """What is wrong with a player name, or None: the one wording every input uses."""
     if not name.strip():
         return "a player name cannot be blank"
-    bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp")
-                and ch not in "\u200d"), None)
+    bad = next(filter(_unprintable, name), None)
     if bad is not None:
         return (f"player name {shown(name)} contains the unprintable character U+{ord(bad):04X}; "
                 "names are plain text")

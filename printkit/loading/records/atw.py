@@ -15,6 +15,7 @@ from printkit.errors import DataError, UnknownMapError, did_you_mean
 from printkit.loading.fields import player_name_problem
 from printkit.model import graph
 from printkit.model.maps import GameMap, Mode, Track
+from printkit.model.names import printable, shorten, shown
 from printkit.model.records import AtwRecord, PlayerMarks
 from printkit.model.words import match_id
 
@@ -39,7 +40,7 @@ def _shown(value: Any) -> str:
         return str(value).lower()
     if isinstance(value, (dict, list)):
         return "a table" if isinstance(value, dict) else "a list"
-    return repr(value) if isinstance(value, str) else str(value)
+    return shown(value) if isinstance(value, str) else shorten(str(value))
 
 
 def _whole(value: Any) -> bool:
@@ -58,7 +59,7 @@ class RecordReader:
 
     def bad(self, path: str, message: str) -> None:
         """Record one problem."""
-        self.problems.append(f"{self.source}: {path}: {message}")
+        self.problems.append(f"{self.source}: {printable(path)}: {message}")
 
     def count(self, path: str, value: Any, top: int, what: str) -> int | None:
         """A whole number 0..top, else a problem."""
