@@ -13,7 +13,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from printkit.model.limits import LARGEST
-from printkit.model.names import duplicate_problem, name_problem, printable, shorten, shown
+from printkit.model.names import duplicate_problem, name_problem, plain, printable, shorten, shown
 
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -103,6 +103,11 @@ class Reader:
             return None
         if not value.strip():
             self.problem(join(path, key), "must not be empty")
+            return None
+        if not plain(value):
+            bad = next(ch for ch in value if not plain(ch))
+            self.problem(join(path, key), f"{shown(value)} contains the unprintable character U+{ord(bad):04X}; "
+                         "text in printkit files is plain")
             return None
         return value
 

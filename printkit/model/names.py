@@ -28,6 +28,11 @@ def _unprintable(ch: str) -> bool:
     return unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") and ch != "\u200d"
 
 
+def plain(text: object) -> bool:
+    """Whether ``text`` is a string without control, format or lone surrogate characters."""
+    return isinstance(text, str) and not any(map(_unprintable, text))
+
+
 def printable(text: str, limit: int = 200) -> str:
     """``text`` safe for a terminal: unprintable characters as ``\\uXXXX``, shortened to ``limit``."""
     if any(map(_unprintable, text)):

@@ -11,7 +11,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from printkit.errors import InputError, RuleError, corrupt_state
-from printkit.model.names import duplicate_problem, name_problem
+from printkit.model.names import duplicate_problem, name_problem, plain
 from printkit.rules.atw import solo_speed_bonus
 from printkit.rules.dice import Roll, turn_roll
 
@@ -236,12 +236,12 @@ def from_state(doc: dict[str, Any], source: str, dice: Dice) -> Game:
         raise corrupt_state(source, "map.ratings", "a list")
     ratings: list[tuple[int, str]] = []
     for i, r in enumerate(ratings_raw):
-        if not (isinstance(r, dict) and _is_int(r.get("min_points")) and isinstance(r.get("title"), str)):
+        if not (isinstance(r, dict) and _is_int(r.get("min_points")) and plain(r.get("title"))):
             raise corrupt_state(source, f"map.ratings[{i}]", "min_points and title")
         ratings.append((r["min_points"], r["title"]))
     for key in ("id", "name"):
-        if not isinstance(m.get(key), str):
-            raise corrupt_state(source, f"map.{key}", "a string")
+        if not plain(m.get(key)):
+            raise corrupt_state(source, f"map.{key}", "a string of plain text")
     for key in ("turns", "end_cities_per_region"):
         if not _is_int(m.get(key)) or not 1 <= m[key] <= MAX_TURNS:
             raise corrupt_state(source, f"map.{key}", f"a whole number 1..{MAX_TURNS}")

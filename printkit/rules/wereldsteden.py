@@ -161,7 +161,7 @@ def board_from_state(state: dict[str, Any], path: str, game: Wereldsteden) -> Bo
     if not isinstance(display, dict) or set(display) != set(space_ids):
         raise corrupt_state(path, "display", f"a table of the spaces {', '.join(space_ids)}")
     for space, tile in display.items():
-        if tile is not None and ids.get(tile) != game.space(space).stack:
+        if tile is not None and (not isinstance(tile, str) or ids.get(tile) != game.space(space).stack):
             raise corrupt_state(path, f"display.{space}", f"a {game.space(space).stack} tile id or null")
     if display_problems(game, display):
         raise corrupt_state(path, "display", f"a legal display, but {display_problems(game, display)[0]}")
@@ -179,7 +179,7 @@ def _pile(value: object, key: str, path: str, game: Wereldsteden) -> dict[str, t
     if not isinstance(value, dict) or set(value) != set(game.stacks):
         raise corrupt_state(path, key, f"a table of the stacks {', '.join(game.stacks)}")
     for colour, tiles in value.items():
-        if not isinstance(tiles, list) or any(ids.get(t) != colour for t in tiles):
+        if not isinstance(tiles, list) or any(not isinstance(t, str) or ids.get(t) != colour for t in tiles):
             raise corrupt_state(path, f"{key}.{colour}", f"a list of {colour} tile ids")
     return {k: tuple(v) for k, v in value.items()}
 
