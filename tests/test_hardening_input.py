@@ -83,6 +83,9 @@ def test_symlink_loop_map(tmp_path: Path) -> None:
     f = tmp_path / "loop.toml"
     f.symlink_to(f)
     assert invoke(["maps", "validate", str(f)]) == (1, "", f"Error: {f}: is a symbolic link that loops back on itself\n")
+    assert invoke(["score", str(f)]) == (1, "", f"Error: {f}: is a symbolic link that loops back on itself\n")
+    game = write(tmp_path / "g.toml", 'map = "loop.toml"\n[[players]]\nname = "A"\n')
+    assert invoke(["score", str(game)], game) == (1, "", f"Error: {f}: is a symbolic link that loops back on itself\n")
 
 
 def test_fifo_map_and_state_do_not_hang(tmp_path: Path) -> None:
@@ -91,6 +94,7 @@ def test_fifo_map_and_state_do_not_hang(tmp_path: Path) -> None:
     assert invoke(["maps", "validate", str(f)]) == (1, "", f"Error: {f}: {NOT_REGULAR}\n")
     assert invoke(["render", "map", str(f), "-o", str(tmp_path / "x.pdf")])[2] == f"Error: {f}: {NOT_REGULAR}\n"
     assert invoke(["turns", "status", "--state", str(f)]) == (1, "", f"Error: {f}: {NOT_REGULAR}\n")
+    assert invoke(["score", str(f)]) == (1, "", f"Error: {f}: {NOT_REGULAR}\n")
 
 
 def test_device_is_refused_before_reading() -> None:

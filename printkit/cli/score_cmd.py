@@ -51,7 +51,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
     from printkit.loading.records import load_record
 
     path = Path(gamefile)
-    if path.is_file():
+    if os.path.lexists(path) and not path.is_dir():  # pipes, devices and link loops are refused by the reader
         doc = load_record(path)
         if "players" in doc or "cities" not in doc:
             if save:
@@ -74,8 +74,9 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
 def _map_to_enter(gamefile: str) -> str:
     """A bundled map named instead of a game file; a usage error for anything else."""
     from printkit.loading.maps import bundled_maps
+    from printkit.model.words import match_id
 
-    if gamefile not in bundled_maps():
+    if match_id(gamefile, bundled_maps()) is None:
         raise click.BadParameter(
             f"no game file {gamefile!r}; give a game file (.toml or .json) or a map to type in "
             f"the marks ({', '.join(bundled_maps())}, or a map .toml file)",

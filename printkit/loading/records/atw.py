@@ -7,6 +7,7 @@ and reported at once as ``<file>: <field.path>: <message>`` (a
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
@@ -302,7 +303,7 @@ def resolve_map(value: Any, source: str, base_dir: Path) -> GameMap:
         return load_map(map_id)
     if isinstance(value, str) and value.endswith(".toml"):
         path = Path(value) if Path(value).is_absolute() else base_dir / value
-        if path.is_file():
+        if os.path.lexists(path):  # the reader refuses folders, pipes, devices and link loops
             return load_map(str(path))
         raise DataError([f"{source}: map: map file {str(path)!r} not found"])
     raise DataError([f"{source}: map: {UnknownMapError.describe(value, maps)}"])
