@@ -384,3 +384,10 @@ def test_first_rare_in_party_warns(tmp_path: Path) -> None:
             "scores its bonus anyway") in out.splitlines()
     assert ("Warning: Joao: first_rare is only used in multiplayer; in party mode every marked pink-dolphin "
             "scores its bonus anyway") in out.splitlines()
+
+
+def test_prompt_takes_the_mode_in_any_case(tmp_path: Path) -> None:
+    answers = "Solo\nAnn\n" + "0\n" * 8 + "1\n" + "0\n" * 5 + "no\n"
+    result = CliRunner().invoke(cli, ["score", "world", "--prompt", "--json"], input=answers)
+    assert result.exit_code == 0, result.output
+    assert json.loads(result.stdout[result.stdout.index("{"):])["mode"] == "solo"

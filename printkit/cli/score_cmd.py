@@ -141,7 +141,8 @@ def enter_game(m: GameMap, map_value: str) -> dict[str, Any]:
     from printkit.rules.atw import end_condition_met
 
     click.echo(f"Scoring a game on the {m.name} map. Each question shows the allowed range.")
-    mode = click.prompt("Mode", type=click.Choice(["multiplayer", "solo", "party"]), default="multiplayer")
+    modes = click.Choice(["multiplayer", "solo", "party"], case_sensitive=False)
+    mode = click.prompt("Mode", type=modes, default="multiplayer")
     players: list[dict[str, Any]] = []
     for name in _ask_names(m, mode):
         click.echo(f"\n{name}")
@@ -184,7 +185,7 @@ def break_tie(m: GameMap, doc: dict[str, Any], result: GameScore) -> tuple[GameS
     tied = [p for p in doc["players"] if p["name"] in result.winners and not p.get("returned")]
     if len(result.winners) < 2 or not tied:
         return result, doc
-    city_ids = click.Choice([c.id for c in m.cities])
+    city_ids = click.Choice([c.id for c in m.cities], case_sensitive=False)
     click.echo(f"Tie on {max(p.total for p in result.players)} points: the player closest to their start wins.")
     while True:
         for p in tied:
