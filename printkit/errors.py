@@ -5,6 +5,19 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
+SHOWN = 60  # characters of a user's value echoed in a message
+
+
+def shorten(text: str, limit: int = SHOWN) -> str:
+    """``text`` cut to ``limit`` characters with ``...`` (for echoing user input in messages)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def shown(value: object, limit: int = SHOWN) -> str:
+    """A user's value as messages quote it: ``repr``, shortened, control characters escaped."""
+    return shorten(repr(value), limit)
+
+
 def did_you_mean(value: object, known: Sequence[str]) -> str:
     """`` (did you mean 'x'?)`` naming the id in ``known`` nearest to ``value``, or nothing."""
     import difflib
@@ -47,7 +60,7 @@ class UnknownMapError(DataError):
     @staticmethod
     def describe(name: object, bundled: Sequence[str]) -> str:
         """``unknown map 'mars'; choose one of world, ..., or give the path of a .toml map file``."""
-        what = "no map given" if name is None else f"unknown map {name!r}{did_you_mean(name, bundled)}"
+        what = "no map given" if name is None else f"unknown map {shown(name)}{did_you_mean(name, bundled)}"
         return f"{what}; choose one of {', '.join(bundled)}, or give the path of a .toml map file"
 
 

@@ -391,3 +391,10 @@ def test_prompt_takes_the_mode_in_any_case(tmp_path: Path) -> None:
     result = CliRunner().invoke(cli, ["score", "world", "--prompt", "--json"], input=answers)
     assert result.exit_code == 0, result.output
     assert json.loads(result.stdout[result.stdout.index("{"):])["mode"] == "solo"
+
+
+def test_long_unknown_map_name_is_shortened(tmp_path: Path) -> None:
+    code, _, err = invoke(["render", "map", "a" * 10000, "-o", str(tmp_path / "x.pdf")])
+    assert code == 2
+    assert err.endswith(f"Error: Invalid value for 'MAP': unknown map '{'a' * 56}...; choose one of world, us, europe, "
+                        "south-america, or give the path of a .toml map file\n")

@@ -10,18 +10,11 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+from printkit.errors import SHOWN, shorten, shown
+
+__all__ = ["SHOWN", "duplicate_problem", "name_problem", "plain", "printable", "shorten", "shown"]
+
 MAX_NAME = 40
-SHOWN = 60  # characters of a user's value echoed in a message
-
-
-def shorten(text: str, limit: int = SHOWN) -> str:
-    """``text`` cut to ``limit`` characters with ``...`` (for echoing user input in messages)."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
-
-
-def shown(value: object, limit: int = SHOWN) -> str:
-    """A user's value as messages quote it: ``repr``, shortened, control characters escaped."""
-    return shorten(repr(value), limit)
 
 
 def _unprintable(ch: str) -> bool:
