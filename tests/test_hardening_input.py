@@ -398,3 +398,14 @@ def test_long_unknown_map_name_is_shortened(tmp_path: Path) -> None:
     assert code == 2
     assert err.endswith(f"Error: Invalid value for 'MAP': unknown map '{'a' * 56}...; choose one of world, us, europe, "
                         "south-america, or give the path of a .toml map file\n")
+
+
+def test_abby_turn_numbers_in_range(tmp_path: Path) -> None:
+    state = start(tmp_path, "abby", "start", "--bucket-cards", "3")
+    base = ["abby", "turn", "--chose", "1", "--state", str(state)]
+    code, _, err = invoke([*base, "--cards", "99999999999999999999,12,3", "--airfare", "3"], state)
+    assert (code, err.splitlines()[-1]) == (2, "Error: Invalid value for '--cards': expected the 3 coordinate numbers "
+                                            "shown (1-9999), left to right, like 7,12,3; got '99999999999999999999,12,3'")
+    code, _, err = invoke([*base, "--cards", "1,12,3", "--airfare", str(10**22)], state)
+    assert (code, err.splitlines()[-1]) == (2, f"Error: Invalid value for '--airfare': {10**22} is not in the range "
+                                            "0<=x<=9999.")

@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from printkit.cli.common import FactsCommand, input_param, show_score
+from printkit.model.limits import LARGEST
 from printkit.cli.state import Companion, force_option
 
 if TYPE_CHECKING:
@@ -106,7 +107,7 @@ def start(bucket_cards: int, force: bool, state_path: str) -> None:
 @abby.command(name="turn")
 @click.option("--cards", required=True, help="The 3 cards' coordinate numbers, left to right, e.g. 7,12,3.")
 @click.option("--chose", required=True, help="Position of your card: 1-3 or left/middle/right.")
-@click.option("--airfare", type=click.IntRange(min=0), required=True, help="Your airfare this flight.")
+@click.option("--airfare", type=click.IntRange(0, LARGEST), required=True, help="Your airfare this flight.")
 @ABBY.option
 def turn(cards: str, chose: str, airfare: int, state_path: str) -> None:
     """Log a flight: your card and airfare; Abby flies for the card to its right.
