@@ -138,7 +138,7 @@ def test_rule_errors() -> None:
         (["--cards", "7,12,3", "--chose", "4", "--airfare", "3"],
          "Invalid value for '--chose': expected the position of your card, 1-3 or left/middle/right; got '4'"),
         (["--cards", "7,12,3", "--chose", "1", "--airfare", "-2"],
-         "Invalid value for '--airfare': -2 is not in the range x>=0."),
+         "Invalid value for '--airfare': -2 is not in the range 0<=x<=9999."),
     ],
 )  # fmt: skip
 def test_bad_turn_input(tmp_path: Path, runner: CliRunner, args: list[str], message: str) -> None:
