@@ -5,6 +5,30 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 
+SHOWN = 60  # characters of a user's value echoed in a message
+
+
+def shorten(text: str, limit: int = SHOWN) -> str:
+    """``text`` cut to ``limit`` characters with ``...`` (for echoing user input in messages)."""
+    return text if len(text) <= limit else text[: limit - 3] + "..."
+
+
+def shown(value: object, limit: int = SHOWN) -> str:
+    """A user's value as messages quote it: ``repr``, shortened, control characters escaped."""
+    return shorten(repr(value), limit)
+
+
+def did_you_mean(value: object, known: Sequence[str]) -> str:
+    """`` (did you mean 'x'?)`` naming the id in ``known`` nearest to ``value``, or nothing."""
+    import difflib
+
+    if not isinstance(value, str) or len(value) > 100:
+        return ""
+    lowered = {k.casefold(): k for k in known}
+    close = difflib.get_close_matches(value.strip().casefold(), list(lowered), n=1, cutoff=0.6)
+    return f" (did you mean {lowered[close[0]]!r}?)" if close else ""
+
+
 class PrintkitError(Exception):
     """Base class: a problem a user can fix, reported without a traceback."""
 
@@ -36,7 +60,7 @@ class UnknownMapError(DataError):
     @staticmethod
     def describe(name: object, bundled: Sequence[str]) -> str:
         """``unknown map 'mars'; choose one of world, ..., or give the path of a .toml map file``."""
-        what = "no map given" if name is None else f"unknown map {name!r}"
+        what = "no map given" if name is None else f"unknown map {shown(name)}{did_you_mean(name, bundled)}"
         return f"{what}; choose one of {', '.join(bundled)}, or give the path of a .toml map file"
 
 
@@ -76,3 +100,8 @@ class InputError(RuleError):
     def detail(self) -> str:
         """The problem with the value as the rules saw it (text quoted), without the field's name."""
         return self.says(repr(self.got) if isinstance(self.got, str) else str(self.got))
+
+
+def corrupt_state(source: str, where: str, expected: str) -> StateError:
+    """``<file>: state file is corrupt (<field>: expected <what>); it was left untouched``."""
+    return StateError(f"{source}: state file is corrupt ({where}: expected {expected}); it was left untouched")

@@ -104,10 +104,16 @@ def game_ids() -> tuple[str, ...]:
 
 def find_game(game_id: object) -> GameEntry:
     """The entry of ``game_id`` (DataError naming the known games if there is none)."""
+    from printkit.model.names import shown
+    from printkit.errors import did_you_mean
+    from printkit.model.words import match_id
+
+    found = match_id(game_id, game_ids())
     for entry in GAMES:
-        if entry.id == game_id:
+        if entry.id == found:
             return entry
-    raise DataError([f"unknown game {game_id!r} (games: {', '.join(game_ids())})"])
+    hint = did_you_mean(game_id, game_ids())
+    raise DataError([f"unknown game {shown(game_id)}{hint} (games: {', '.join(game_ids())})"])
 
 
 def score_document(doc: dict[str, Any], source: str, base_dir: Path) -> tuple[GameScore, str]:

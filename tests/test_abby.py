@@ -131,14 +131,14 @@ def test_rule_errors() -> None:
     "args,message",
     [
         (["--cards", "7,12", "--chose", "1", "--airfare", "3"],
-         "Invalid value for '--cards': expected the 3 coordinate numbers shown (1 or more), left to right, "
+         "Invalid value for '--cards': expected the 3 coordinate numbers shown (1-9999), left to right, "
          "like 7,12,3; got '7,12'"),
         (["--cards", "7,x,3", "--chose", "1", "--airfare", "3"],
          "Invalid value for '--cards': expected whole numbers separated by commas, got '7,x,3'"),
         (["--cards", "7,12,3", "--chose", "4", "--airfare", "3"],
          "Invalid value for '--chose': expected the position of your card, 1-3 or left/middle/right; got '4'"),
         (["--cards", "7,12,3", "--chose", "1", "--airfare", "-2"],
-         "Invalid value for '--airfare': -2 is not in the range from 0 to 1000000."),
+         "Invalid value for '--airfare': -2 is not in the range from 0 to 9999."),
     ],
 )  # fmt: skip
 def test_bad_turn_input(tmp_path: Path, runner: CliRunner, args: list[str], message: str) -> None:
@@ -191,7 +191,7 @@ def test_corrupt_and_missing_state_is_reported_and_left_alone(tmp_path: Path, ru
     state.write_text(json.dumps({"printkit": "abby", "format": 1, "bucket_cards": 3,
                                  "turns": [{"cards": [1, 2, 3], "chose": 1, "airfare": 1, "abby": 9}]}))  # fmt: skip
     result = runner.invoke(cli, ["abby", "status", "--state", str(state)])
-    assert result.stderr == f"Error: {state}: state file is corrupt (bad Abby game data); it was left untouched\n"
+    assert result.stderr == f"Error: {state}: state file is corrupt (turns[0].abby: expected Abby's airfare 2 for those cards); it was left untouched\n"
     missing = runner.invoke(cli, ["abby", "status", "--state", str(tmp_path / "none.json")])
     assert missing.exit_code == 1
     assert missing.stderr == (f"Error: {tmp_path / 'none.json'}: no solo game here; start one with "

@@ -45,7 +45,7 @@ def test_state_round_trip(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "content,message",
     [
-        (b'{"printkit": "turns", "format": 1, "tu', "state file is corrupt (Unterminated string starting at: line 1 column 36 (char 35)); it was left untouched"),
+        (b'{"printkit": "turns", "format": 1, "tu', "state file is corrupt (line 1, column 36: invalid JSON (Unterminated string starting at)); it was left untouched"),
         (b"\xff\xfe garbage", "state file is corrupt ("),
         (b'{"printkit": "abby", "format": 1}', "not a printkit turns state file; it was left untouched"),
         (b"[1, 2, 3]", "not a printkit turns state file; it was left untouched"),

@@ -117,7 +117,7 @@ def test_bad_player_fields(
 
 
 def test_finished_turn_for_an_unfinished_trip(runner: CliRunner, tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    name = write(tmp_path, monkeypatch, solo('visited = { europe = 1 }\nreturned = true\nfinished_turn = 12'))
+    name = write(tmp_path, monkeypatch, solo('visited = { europe = 2 }\nreturned = true\nfinished_turn = 12'))
     _, _, err = run(runner, name)
     assert err == (
         "Error: game.toml: players[0].finished_turn: the trip is not finished "
@@ -134,6 +134,7 @@ def test_every_problem_is_reported_at_once(runner: CliRunner, tmp_path: Path, mo
     assert err.splitlines() == [
         "Error: game.toml: when: unknown key (expected one of: game, map, mode, players)",
         "Error: game.toml: players[0].sights.culture: 6 marks, but the Culture row has only 5 boxes",
+        "Error: game.toml: players[1].name: player name 'A' is given twice (names are compared ignoring case)",
         "Error: game.toml: players[1].finished_turn: only used in solo/party mode",
     ]
 
@@ -158,8 +159,8 @@ def test_every_problem_is_reported_at_once(runner: CliRunner, tmp_path: Path, mo
          "or give the path of a .toml map file"),
         ('map = "mars.toml"\n[[players]]\nname = "A"\n', "map: map file 'mars.toml' not found"),
         ('map = "world"\n[[players]]\nname = "A"\n[[players]]\nname = "A"\n',
-         "players[1].name: 'A' is already the name of players[0]"),
-        ('map = "world"\n[[players]]\nname = ""\n', "players[0].name: expected the player's name, got ''"),
+         "players[1].name: player name 'A' is given twice (names are compared ignoring case)"),
+        ('map = "world"\n[[players]]\nname = ""\n', "players[0].name: a player name cannot be blank"),
         ('game = "chess"\n', "game: unknown game 'chess' (games: around-the-world, trekking-the-world, "
          "globetrotting, wereldsteden)"),
         ('map = "world"\nmode = \n', "line 2, column 8: invalid TOML (Invalid value)"),

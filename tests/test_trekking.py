@@ -127,7 +127,7 @@ def test_player_count_suitcase_and_keys() -> None:
         "game.toml: players[0]: give suitcase_columns or suitcase (points), not both",
         "game.toml: players[1].suitcase_columns: 8 is more than the 7 suitcase columns",
         "game.toml: players[2].cash: unknown key (expected one of: name, tours, encounters, suitcase_columns, suitcase, money)",
-        "game.toml: players[2].name: 'Ann' is used by two players",
+        "game.toml: players[2].name: player name 'Ann' is given twice (names are compared ignoring case)",
     ]
 
 

@@ -309,7 +309,7 @@ def test_undo_at_turn_zero(runner: CliRunner, state: Path) -> None:
 @pytest.mark.parametrize(
     ("content", "message"),
     [
-        (b'{"printkit": "turns", "format": 1, "map": {"id": "wor', "state file is corrupt (Unterminated string"),
+        (b'{"printkit": "turns", "format": 1, "map": {"id": "wor', "state file is corrupt (line 1, column 50: invalid JSON (Unterminated string starting at))"),
         (b"\x00\xff garbage", "state file is corrupt ("),
         (b'{"printkit": "score", "format": 1}', "not a printkit turns state file; it was left untouched"),
         (b"[1, 2]", "not a printkit turns state file; it was left untouched"),

@@ -159,7 +159,7 @@ def test_impossible_win_records() -> None:
     assert info.value.problems == [
         "w.toml: players[0].tiles[4]: unknown winning tile string 'kite' (tiles: sweater, fan, rug, doll, lantern, "
         "hammock, sombrero, mask, boomerang, spices)",
-        "w.toml: players[1].name: 'Ann' is used by two players",
+        "w.toml: players[1].name: player name 'Ann' is given twice (names are compared ignoring case)",
         "w.toml: players: 6 rug tiles taken, but the game has 5 of each type",
     ]
 
@@ -199,7 +199,9 @@ def test_cli_corrupt_state_left_untouched(tmp_path: Path, runner: CliRunner) -> 
     before = state.read_text()
     result = runner.invoke(cli, ["wereldsteden", "refill", "tokyo", "--state", str(state)])
     assert result.exit_code == 1
-    assert result.stderr == f"Error: {state}: state file is corrupt (bad Wereldsteden tile data); it was left untouched\n"
+    assert result.stderr == (f"Error: {state}: state file is corrupt (display: expected a table of the spaces "
+                             "helsinki-yellow, tokyo, wellington, helsinki-purple, vancouver, buenos-aires); "
+                             "it was left untouched\n")
     assert state.read_text() == before
 
 

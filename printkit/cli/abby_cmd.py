@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 import click
 
 from printkit.cli.common import MAX_COUNT, PATH_SHOWN, FactsCommand, Whole, input_param, show_score, whole_numbers
+from printkit.model.limits import LARGEST
 from printkit.cli.state import Companion, force_option
 from printkit.model.names import shorten, shown
 
@@ -99,7 +100,7 @@ def start(bucket_cards: int, force: bool, state_path: str) -> None:
 @abby.command(name="turn")
 @click.option("--cards", required=True, help="The 3 cards' coordinate numbers, left to right, e.g. 7,12,3.")
 @click.option("--chose", required=True, help="Position of your card: 1-3 or left/middle/right.")
-@click.option("--airfare", type=Whole(0, MAX_COUNT), required=True, help="Your airfare this flight.")
+@click.option("--airfare", type=Whole(0, LARGEST), required=True, help="Your airfare this flight.")
 @ABBY.option
 def turn(cards: str, chose: str, airfare: int, state_path: str) -> None:
     """Log a flight: your card and airfare; Abby flies for the card to its right.
@@ -110,7 +111,7 @@ def turn(cards: str, chose: str, airfare: int, state_path: str) -> None:
     """
     from printkit.rules.abby import check_cards, play_turn, position_of
 
-    numbers = whole_numbers(cards, "'--cards'")
+    numbers = whole_numbers(cards, "'--cards'", LARGEST)
     with input_param("'--cards'", cards):
         check_cards(numbers)
     with input_param("'--chose'", chose):

@@ -74,9 +74,9 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
 
 
 def _is_file(path: Path) -> bool:
-    """Whether ``path`` names a file; a name the system refuses (too long, ...) names none."""
+    """Whether ``path`` names anything but a folder (the reader refuses pipes, devices and link loops)."""
     try:
-        return path.is_file()
+        return os.path.lexists(path) and not path.is_dir()
     except (OSError, ValueError):
         return False
 
@@ -84,8 +84,9 @@ def _is_file(path: Path) -> bool:
 def _map_to_enter(gamefile: str) -> str:
     """A bundled map named instead of a game file; a usage error for anything else."""
     from printkit.loading.maps import bundled_maps
+    from printkit.model.words import match_id
 
-    if gamefile not in bundled_maps():
+    if match_id(gamefile, bundled_maps()) is None:
         raise click.BadParameter(
             f"no game file {shown_path(gamefile)}; give a game file (.toml or .json) or a map to type in "
             f"the marks ({', '.join(bundled_maps())}, or a map .toml file)",
@@ -163,6 +164,7 @@ def _ask_int(text: str, top: int, low: int = 0) -> int:
 
 def _ask_names(m: GameMap, mode: str) -> list[str]:
     from printkit.loading.records.atw import players_count_problem
+    from printkit.model.names import duplicate_problem, name_problem
 
     while True:
         raw = _ask("Player names, comma-separated" if mode != "solo" else "Player name", "player names")
@@ -180,7 +182,7 @@ def enter_game(m: GameMap, map_value: str) -> dict[str, Any]:
     from printkit.rules.atw import end_condition_met
 
     click.echo(f"Scoring a game on the {shorten(m.name)} map. Each question shows the allowed range.")
-    mode = _ask("Mode", "multiplayer, solo or party", type=click.Choice(["multiplayer", "solo", "party"]),
+    mode = _ask("Mode", "multiplayer, solo or party", type=click.Choice(["multiplayer", "solo", "party"], case_sensitive=False),
                 default="multiplayer")
     players: list[dict[str, Any]] = []
     for name in _ask_names(m, mode):
@@ -224,7 +226,7 @@ def break_tie(m: GameMap, doc: dict[str, Any], result: GameScore) -> tuple[GameS
     tied = [p for p in doc["players"] if p["name"] in result.winners and not p.get("returned")]
     if len(result.winners) < 2 or not tied:
         return result, doc
-    city_ids = click.Choice([c.id for c in m.cities])
+    city_ids = click.Choice([c.id for c in m.cities], case_sensitive=False)
     click.echo(f"Tie on {max(p.total for p in result.players)} points: the player closest to their start wins.")
     while True:
         for p in tied:

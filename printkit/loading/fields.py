@@ -9,8 +9,11 @@ from __future__ import annotations
 
 import difflib
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import Any
+
+from printkit.model.limits import LARGEST
+from printkit.model.names import duplicate_problem, name_problem, plain, printable, shorten, shown
 
 ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
 
@@ -23,6 +26,7 @@ class Problems:
 
     def add(self, source: str, path: str, message: str) -> None:
         """Record one problem."""
+        path = printable(path)
         self.lines.append(f"{source}: {path}: {message}" if path else f"{source}: {message}")
 
     def __len__(self) -> int:
@@ -34,16 +38,23 @@ def describe(value: object) -> str:
     if isinstance(value, bool):
         return f"boolean {str(value).lower()}"
     if isinstance(value, int):
-        return f"integer {value}"
+        return f"integer {shorten(str(value))}"
     if isinstance(value, float):
         return f"number {value}"
     if isinstance(value, str):
-        return f"string {value!r}"
+        return f"string {shown(value)}"
     if isinstance(value, dict):
         return "a table"
     if isinstance(value, list):
         return "a list"
     return f"a {type(value).__name__}"
+
+
+def player_name_problem(name: object, earlier: Sequence[str]) -> str | None:
+    """What is wrong with a player's name read from a file, after the ``earlier`` names, or None."""
+    if not isinstance(name, str):
+        return f"expected the player's name, got {describe(name)}"
+    return name_problem(name) or duplicate_problem([*earlier, name.strip()])
 
 
 def slug(text: str) -> str:
@@ -93,6 +104,11 @@ class Reader:
         if not value.strip():
             self.problem(join(path, key), "must not be empty")
             return None
+        if not plain(value):
+            bad = next(ch for ch in value if not plain(ch))
+            self.problem(join(path, key), f"{shown(value)} contains the unprintable character U+{ord(bad):04X}; "
+                         "text in printkit files is plain")
+            return None
         return value
 
     def ident(self, table: dict[str, Any], key: str, path: str, required: bool = True) -> str | None:
@@ -115,13 +131,17 @@ class Reader:
             return None
         return self.check_int(value, join(path, key), minimum)
 
-    def check_int(self, value: object, path: str, minimum: int | None = None) -> int | None:
-        """``value`` if it is a whole number of at least ``minimum``."""
+    def check_int(self, value: object, path: str, minimum: int | None = None, maximum: int = LARGEST) -> int | None:
+        """``value`` if it is a whole number of at least ``minimum`` and at most ``maximum``."""
         if isinstance(value, bool) or not isinstance(value, int):
             self.problem(path, f"expected a whole number, got {describe(value)}")
             return None
         if minimum is not None and value < minimum:
-            self.problem(path, f"must be at least {minimum}, got {value}")
+            self.problem(path, f"must be at least {minimum}, got {shorten(str(value))}")
+            return None
+        if value > maximum:
+            why = " (no count, mark or score in these games comes near it)" if maximum == LARGEST else ""
+            self.problem(path, f"must be at most {maximum}{why}, got {shorten(str(value))}")
             return None
         return value
 
@@ -192,6 +212,19 @@ class Reader:
             else:
                 out.append(v)
         return tuple(out) if ok else None
+
+    def player_name(self, row: dict[str, Any], path: str, earlier: list[str]) -> str | None:
+        """A player's ``name`` by the one name rule, not given before (ignoring case); appended to ``earlier``."""
+        value = self._get(row, "name", path, "the player's name", True)
+        if value is None:
+            return None
+        problem = player_name_problem(value, earlier)
+        if problem is not None:
+            self.problem(join(path, "name"), problem)
+        if problem is not None and duplicate_problem([*earlier, str(value).strip()]) is None:
+            return None
+        earlier.append(str(value).strip())
+        return str(value).strip()
 
     def table(self, table: dict[str, Any], key: str, path: str, required: bool = True) -> dict[str, Any] | None:
         """A sub-table."""

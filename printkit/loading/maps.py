@@ -22,6 +22,7 @@ from printkit.loading.fields import Problems, Reader
 from printkit.loading.projection import read_projection
 from printkit.loading.text import read_toml
 from printkit.model import maps as model
+from printkit.model.words import match_id
 from printkit.resources import data_dir
 
 GAME = "around-the-world"
@@ -84,9 +85,10 @@ def map_path(name_or_path: str) -> Path:
     """
     if not is_map_path(name_or_path):
         known = bundled_maps()
-        if name_or_path not in known:
+        map_id = match_id(name_or_path, known)
+        if map_id is None:
             raise UnknownMapError(name_or_path, known)
-        return data_dir("maps") / f"{name_or_path}.toml"
+        return data_dir("maps") / f"{map_id}.toml"
     return Path(name_or_path)
 
 
@@ -226,10 +228,14 @@ def _track(t: dict[str, Any], path: str, rd: ReaderFor) -> model.Track | None:
     boxes = rd("boxes").integer(t, "boxes", path, minimum=1)
     row_points = rd("row_points").ints(t, "row_points", path, minimum=0)
     if boxes is not None and row_points is not None and len(row_points) != boxes + 1:
-        rd("row_points").problem(
-            f"{path}.row_points",
-            f"expected {boxes + 1} numbers (points for 0..{boxes} marks), got {len(row_points)}",
-        )
+        if rd("boxes") is rd("") is not rd("row_points"):  # the map changed boxes; the shared file gives points
+            rd("boxes").problem(f"{path}.boxes", f"{boxes} boxes, but the row_points of {rd('row_points').source} "
+                                f"score 0..{len(row_points) - 1} marks; give row_points with {boxes + 1} numbers too")
+        else:
+            rd("row_points").problem(
+                f"{path}.row_points",
+                f"expected {boxes + 1} numbers (points for 0..{boxes} marks), got {len(row_points)}",
+            )
     column_points = rd("column_points").integer(t, "column_points", path, required=False, minimum=0)
     first_bonus = rd("first_bonus").integer(t, "first_bonus", path, required=False, minimum=0)
     per_kind = rd("cities_per_kind").integer(t, "cities_per_kind", path, required=False, minimum=1)

@@ -18,8 +18,9 @@ from pathlib import Path
 from typing import Any, Generic, TypeVar
 
 from printkit import __version__
-from printkit.errors import StateError
+from printkit.errors import DataError, StateError
 from printkit.files import atomic_write
+from printkit.loading.text import FileProblem, parse_json, read_bytes, top_table
 
 STATE_FORMAT = 1
 T = TypeVar("T")
@@ -29,20 +30,25 @@ def read_state(path: str | os.PathLike[str], kind: str, version: str = __version
     """Load a companion state file of ``kind``, refusing corrupt or foreign files."""
     p = Path(path)
     try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise StateError(f"{p}: no saved game here") from None
-    except OSError as exc:
-        raise StateError(f"{p}: cannot read state file: {exc.strerror}") from None
+        raw = read_bytes(p)
+    except FileProblem as exc:
+        raise StateError(f"{p}: no saved game here" if exc.missing else f"{p}: {exc.reason}") from None
     try:
-        state = json.loads(raw)
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise StateError(f"{p}: state file is corrupt ({exc}); it was left untouched") from None
+        state = parse_json(raw.decode("utf-8-sig"), str(p))
+        if isinstance(state, dict):
+            top_table(state, str(p))
+    except UnicodeDecodeError:
+        raise StateError(f"{p}: state file is corrupt (not UTF-8 text); it was left untouched") from None
+    except DataError as exc:
+        detail = str(exc).removeprefix(f"{p}: ")
+        raise StateError(f"{p}: state file is corrupt ({detail}); it was left untouched") from None
     if not isinstance(state, dict) or state.get("printkit") != kind:
         raise StateError(f"{p}: not a printkit {kind} state file; it was left untouched")
     fmt = state.get("format")
     if not isinstance(fmt, int):
         raise StateError(f"{p}: state file is corrupt (no format number); it was left untouched")
+    if fmt < 1:
+        raise StateError(f"{p}: state file is corrupt (format {fmt} was never written by printkit); it was left untouched")
     if fmt > STATE_FORMAT:
         raise StateError(
             f"{p}: written by a newer printkit (state format {fmt}, this is printkit {version} "
@@ -66,6 +72,24 @@ def write_state(path: str | os.PathLike[str], kind: str, state: dict[str, Any]) 
         raise StateError(f"{path}: cannot write state file ({exc.strerror}); the game was not changed") from None
 
 
+def unknown_key(saved: object, known: object, path: str = "") -> str | None:
+    """The first key path in ``saved`` that ``known`` (the same state dumped again) lacks, or None."""
+    if isinstance(saved, dict) and isinstance(known, dict):
+        for key, value in saved.items():
+            where = f"{path}.{key}" if path else str(key)
+            if key not in known:
+                return where
+            found = unknown_key(value, known[key], where)
+            if found is not None:
+                return found
+    elif isinstance(saved, list) and isinstance(known, list):
+        for i, (a, b) in enumerate(zip(saved, known)):
+            found = unknown_key(a, b, f"{path}[{i}]")
+            if found is not None:
+                return found
+    return None
+
+
 @dataclass(frozen=True)
 class StateFile(Generic[T]):
     """One companion's state file: its kind and its schema, ``dump(value)`` and ``load(doc, path)``."""
@@ -82,7 +106,12 @@ class StateFile(Generic[T]):
         """The value saved at ``path``; StateError ``<path>: <missing>`` when there is no file."""
         if not self.exists(path):
             raise StateError(f"{path}: {missing}")
-        return self.load(read_state(path, self.kind), path)
+        doc = read_state(path, self.kind)
+        value = self.load(doc, path)
+        extra = unknown_key(doc, {"printkit": 0, "format": 0, "printkit_version": 0, **self.dump(value)})
+        if extra is not None:
+            raise StateError(f"{path}: state file is corrupt (unknown key {extra}); it was left untouched")
+        return value
 
     def write(self, path: str, value: T) -> None:
         """Save ``value`` at ``path`` atomically, stamped with its kind, format and printkit's version."""

@@ -1,15 +1,21 @@
 """The one reader of TOML and JSON text files, with one wording for their problems.
 
 Every message starts with the file as the user named it (``maps/<file>`` for
-bundled data): ``no such file``, ``is a folder, not a file``, ``cannot read
-file (...)``, ``line L: not UTF-8 text (...)``, and for a syntax error
-``line L, column C: invalid TOML (reason)`` (or ``invalid JSON``).
+bundled data): ``no such file``, ``is a folder, not a file``, ``is not a
+regular file``, ``is larger than 4 MiB``, ``cannot read file (...)``, ``line
+L: not UTF-8 text (...)``, and for a syntax error ``line L, column C: invalid
+TOML (reason)`` (or ``invalid JSON``). A file is checked with ``stat`` before
+it is opened, so a pipe or device is refused without blocking; a UTF-8 BOM is
+accepted; lists and tables nest at most :data:`MAX_DEPTH` deep; JSON keys may
+not repeat.
 """
 
 from __future__ import annotations
 
+import errno
 import os
 import re
+import stat
 from pathlib import Path
 from typing import Any, Literal
 
@@ -17,56 +23,188 @@ from printkit.errors import DataError
 from printkit.resources import data_dir
 
 Format = Literal["toml", "json"]
+MAX_BYTES = 4 * 1024 * 1024  # no printkit file comes near this
+MAX_DEPTH = 32  # lists and tables inside each other
+TOO_LONG_NUMBER = "a number has more than 4300 digits (numbers in printkit files are far smaller)"
+
+
+class FileProblem(Exception):
+    """Why a file cannot be read, worded for the user (``no such file``, ...)."""
+
+    def __init__(self, reason: str, missing: bool = False) -> None:
+        self.reason = reason
+        self.missing = missing
+        super().__init__(reason)
 
 
 def source_name(path: Path) -> str:
     """How a file is named in messages: ``maps/<file>`` for bundled data, else as given."""
     try:
         maps = data_dir("maps")
-    except FileNotFoundError:
-        return str(path)
-    if path.resolve().parent == maps.resolve():
-        return f"maps/{path.name}"
+        if path.resolve().parent == maps.resolve():
+            return f"maps/{path.name}"
+    except (FileNotFoundError, RuntimeError, OSError):
+        pass
     return str(path)
 
 
+def read_bytes(path: str | os.PathLike[str]) -> bytes:
+    """A regular file's bytes, at most :data:`MAX_BYTES`; FileProblem otherwise, never blocking."""
+    try:
+        info = os.stat(path)
+    except FileNotFoundError:
+        raise FileProblem("no such file", missing=True) from None
+    except OSError as exc:
+        raise FileProblem(_os_reason(exc)) from None
+    if stat.S_ISDIR(info.st_mode):
+        raise FileProblem("is a folder, not a file")
+    if not stat.S_ISREG(info.st_mode):
+        raise FileProblem("is not a regular file (a pipe, device or socket); give a saved file")
+    if info.st_size > MAX_BYTES:
+        raise FileProblem(f"is larger than {MAX_BYTES // (1024 * 1024)} MiB; no printkit file is that big")
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        with os.fdopen(fd, "rb") as f:
+            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
+                raise FileProblem("is not a regular file (a pipe, device or socket); give a saved file")
+            raw = f.read(MAX_BYTES + 1)
+    except OSError as exc:
+        raise FileProblem(_os_reason(exc)) from None
+    if len(raw) > MAX_BYTES:
+        raise FileProblem(f"is larger than {MAX_BYTES // (1024 * 1024)} MiB; no printkit file is that big")
+    return raw
+
+
+def _os_reason(exc: OSError) -> str:
+    if exc.errno == errno.ELOOP:
+        return "is a symbolic link that loops back on itself"
+    if exc.errno == errno.ENAMETOOLONG:
+        return "the file name is too long"
+    return f"cannot read file ({exc.strerror or exc})"
+
+
 def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
-    """A UTF-8 text file's text and its name for messages; DataError if unreadable."""
+    """A UTF-8 text file's text (a BOM dropped) and its name for messages; DataError if unreadable."""
     p = Path(path)
     source = source_name(p)
     try:
-        raw = p.read_bytes()
-    except FileNotFoundError:
-        raise DataError([f"{source}: no such file"]) from None
-    except IsADirectoryError:
-        raise DataError([f"{source}: is a folder, not a file"]) from None
-    except OSError as exc:
-        raise DataError([f"{source}: cannot read file ({exc.strerror})"]) from None
+        raw = read_bytes(p)
+    except FileProblem as exc:
+        raise DataError([f"{source}: {exc.reason}"]) from None
     try:
-        return raw.decode("utf-8"), source
+        return raw.decode("utf-8-sig"), source
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise DataError([f"{source}: line {line}: not UTF-8 text (save the file as UTF-8)"]) from None
 
 
-def parse(text: str, source: str, fmt: Format) -> dict[str, Any]:
-    """Parse ``toml`` or ``json`` text into a table; syntax errors carry line and column."""
-    if fmt == "json":
-        import json
+class _Refused(ValueError):
+    """A JSON text uses something printkit files never do (repeated keys, NaN)."""
 
-        try:
-            doc = json.loads(text)
-        except json.JSONDecodeError as exc:
-            raise DataError([f"{source}: line {exc.lineno}, column {exc.colno}: invalid JSON ({exc.msg})"]) from None
-        if not isinstance(doc, dict):
-            raise DataError([f"{source}: expected a JSON object {{...}} at the top, got {type(doc).__name__}"])
-        return doc
+
+def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
+    for key, value in pairs:
+        if key in out:
+            raise _Refused(f"the key {shown_key(key)} is given twice in one object (keep one)")
+        out[key] = value
+    return out
+
+
+def _constant(name: str) -> Any:
+    raise _Refused(f"{name} is not a number printkit reads (use a plain number)")
+
+
+def shown_key(key: str) -> str:
+    """A key as messages quote it, shortened."""
+    text = repr(key)
+    return text if len(text) <= 60 else text[:57] + "..."
+
+
+def parse_json(text: str, source: str) -> Any:
+    """Any JSON value from ``text``; DataError in the user's words on any problem."""
+    import json
+
+    if not text.strip():
+        raise DataError([f"{source}: the file is empty (expected a JSON object {{...}})"])
+    try:
+        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
+    except json.JSONDecodeError as exc:
+        hint = "; the file looks like TOML: save it with a .toml name" if _looks_like_toml(text) else ""
+        raise DataError([f"{source}: line {exc.lineno}, column {exc.colno}: invalid JSON ({exc.msg}){hint}"]) from None
+    except _Refused as exc:
+        raise DataError([f"{source}: invalid JSON: {exc}"]) from None
+    except RecursionError:
+        raise DataError([f"{source}: {_too_deep()}"]) from None
+    except ValueError:
+        raise DataError([f"{source}: {TOO_LONG_NUMBER}"]) from None
+
+
+def _looks_like_toml(text: str) -> bool:
     import tomllib
 
     try:
-        return tomllib.loads(text)
+        return bool(tomllib.loads(text))
+    except (ValueError, RecursionError):
+        return False
+
+
+def _too_deep() -> str:
+    return f"lists or tables nested more than {MAX_DEPTH} deep (printkit files nest a few levels)"
+
+
+def depth_ok(value: object) -> bool:
+    """Whether lists and tables in ``value`` nest at most :data:`MAX_DEPTH` deep (checked without recursion)."""
+    stack: list[tuple[object, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (list, dict)):
+            if depth >= MAX_DEPTH:
+                return False
+            children = item.values() if isinstance(item, dict) else item
+            stack.extend((child, depth + 1) for child in children)
+    return True
+
+
+def top_table(doc: object, source: str, what: str = "a JSON object {...}") -> dict[str, Any]:
+    """``doc`` if it is a table nested at most :data:`MAX_DEPTH` deep, else DataError."""
+    if not isinstance(doc, dict):
+        raise DataError([f"{source}: expected {what} at the top, got {json_kind(doc)}"])
+    if not depth_ok(doc):
+        raise DataError([f"{source}: {_too_deep()}"])
+    return doc
+
+
+def json_kind(value: object) -> str:
+    """What a JSON value is, in JSON's words (``null``, ``a list [...]``, ``a string``, ...)."""
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if isinstance(value, (int, float)):
+        return "a number"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, list):
+        return "a list [...]"
+    return f"a {type(value).__name__}"
+
+
+def parse(text: str, source: str, fmt: Format) -> dict[str, Any]:
+    """Parse ``toml`` or ``json`` text into a table; syntax errors carry line and column."""
+    if fmt == "json":
+        return top_table(parse_json(text, source), source)
+    import tomllib
+
+    try:
+        doc = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
         raise DataError([f"{source}: {_toml_syntax(str(exc))}"]) from None
+    except RecursionError:
+        raise DataError([f"{source}: {_too_deep()}"]) from None
+    except ValueError:
+        raise DataError([f"{source}: {TOO_LONG_NUMBER}"]) from None
+    return top_table(doc, source, "a TOML table")
 
 
 def _toml_syntax(message: str) -> str:

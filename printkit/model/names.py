@@ -10,26 +10,34 @@ from __future__ import annotations
 import unicodedata
 from collections.abc import Sequence
 
+from printkit.errors import SHOWN, shorten, shown
+
+__all__ = ["SHOWN", "duplicate_problem", "name_problem", "plain", "printable", "shorten", "shown"]
+
 MAX_NAME = 40
-SHOWN = 60  # characters of a user's value echoed in a message
 
 
-def shorten(text: str, limit: int = SHOWN) -> str:
-    """``text`` cut to ``limit`` characters with ``...`` (for echoing user input in messages)."""
-    return text if len(text) <= limit else text[: limit - 3] + "..."
+def _unprintable(ch: str) -> bool:
+    return unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp") and ch != "\u200d"
 
 
-def shown(value: object, limit: int = SHOWN) -> str:
-    """A user's value as messages quote it: ``repr``, shortened, control characters escaped."""
-    return shorten(repr(value), limit)
+def plain(text: object) -> bool:
+    """Whether ``text`` is a string without control, format or lone surrogate characters."""
+    return isinstance(text, str) and not any(map(_unprintable, text))
+
+
+def printable(text: str, limit: int = 200) -> str:
+    """``text`` safe for a terminal: unprintable characters as ``\\uXXXX``, shortened to ``limit``."""
+    if any(map(_unprintable, text)):
+        text = "".join(f"\\u{ord(ch):04x}" if _unprintable(ch) else ch for ch in text)
+    return shorten(text, limit)
 
 
 def name_problem(name: str) -> str | None:
     """What is wrong with a player name, or None: the one wording every input uses."""
     if not name.strip():
         return "a player name cannot be blank"
-    bad = next((ch for ch in name if unicodedata.category(ch) in ("Cc", "Cf", "Cs", "Zl", "Zp")
-                and ch not in "\u200d"), None)
+    bad = next(filter(_unprintable, name), None)
     if bad is not None:
         return (f"player name {shown(name)} contains the unprintable character U+{ord(bad):04X}; "
                 "names are plain text")

@@ -13,3 +13,12 @@ def plural(n: int, word: str, many: str | None = None) -> str:
 def join_names(names: Sequence[str]) -> str:
     """Names as prose: ``Ann``, ``Ann and Bo``, ``Ann, Bo and Cy``."""
     return names[0] if len(names) == 1 else ", ".join(names[:-1]) + " and " + names[-1]
+
+
+def match_id(value: object, known: Sequence[str]) -> str | None:
+    """The id in ``known`` that ``value`` names, in any case (``London`` is ``london``), or None."""
+    if not isinstance(value, str):
+        return None
+    key = value.strip().casefold()
+    return next((k for k in known if k.casefold() == key), None)
+

@@ -57,6 +57,7 @@ def format_table(result: GameScore, title: str | None = None) -> list[str]:
     for p in result.players:
         if p.rating:
             out.append(f"Rating for {p.name}: {p.rating} ({p.total} points)")
+    out += [f"Warning: {w}" for w in result.warnings]
     out.append("")
     for p in result.players:
         out.append(f"{p.name}:")

@@ -13,10 +13,11 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass, replace
-from typing import Any
+from typing import Any, TypeGuard
 
-from printkit.errors import InputError, RuleError, StateError
+from printkit.errors import InputError, RuleError, corrupt_state
 from printkit.model.games import Globetrotting
+from printkit.model.limits import LARGEST
 from printkit.rules.globetrotting import airfare_bonus, objective_points, pick_winners
 from printkit.rules.report import GameScore, PlayerScore, Section
 
@@ -72,10 +73,10 @@ def position_of(value: str) -> int:
 
 
 def check_cards(cards: Sequence[int]) -> None:
-    """The three Destination cards' coordinate numbers, left to right, each 1 or more (InputError ``cards``)."""
-    if len(cards) != len(POSITIONS) or any(c < 1 for c in cards):
-        raise InputError("cards", f"expected the {len(POSITIONS)} coordinate numbers shown (1 or more), left to right, "
-                         "like 7,12,3; got {got}", ",".join(map(str, cards)))  # fmt: skip
+    """The three Destination cards' coordinate numbers, left to right, each 1-9999 (InputError ``cards``)."""
+    if len(cards) != len(POSITIONS) or any(not 1 <= c <= LARGEST for c in cards):
+        raise InputError("cards", f"expected the {len(POSITIONS)} coordinate numbers shown (1-{LARGEST}), "
+                         "left to right, like 7,12,3; got {got}", ",".join(map(str, cards)))  # fmt: skip
 
 
 def festival_total(rules: Globetrotting, marks: Sequence[int]) -> int:
@@ -108,8 +109,8 @@ def play_turn(rules: Globetrotting, game: SoloGame, cards: Sequence[int], chose:
     if len(game.turns) >= rules.flights:
         raise RuleError(f"all {rules.flights} flights are logged; the game is over (see `printkit abby score`)")
     check_cards(cards)
-    if airfare < 0:
-        raise InputError("airfare", "must be 0 or more, got {got}", airfare)
+    if not 0 <= airfare <= LARGEST:
+        raise InputError("airfare", f"must be 0-{LARGEST}, got {{got}}", airfare)
     turn = Turn(tuple(cards), chose, airfare, abby_fare(cards, chose))
     return replace(game, turns=(*game.turns, turn))
 
@@ -175,26 +176,34 @@ def to_state(game: SoloGame) -> dict[str, Any]:
     }
 
 
-def _whole(value: Any, low: int = 0) -> bool:
-    return isinstance(value, int) and not isinstance(value, bool) and value >= low
+def _whole(value: object, low: int = 0, high: int | None = None) -> TypeGuard[int]:
+    return isinstance(value, int) and not isinstance(value, bool) and value >= low and (high is None or value <= high)
 
 
 def from_state(state: dict[str, Any], path: str, rules: Globetrotting) -> SoloGame:
-    """Rebuild a solo game from its saved state (StateError if the content is inconsistent)."""
-    bad = StateError(f"{path}: state file is corrupt (bad Abby game data); it was left untouched")
+    """Rebuild a solo game from its saved state; StateError naming the bad field if it is inconsistent."""
+    low, high = rules.bucket_cards_min, rules.bucket_cards_max
+    bucket = state.get("bucket_cards")
+    if not _whole(bucket, low, high):
+        raise corrupt_state(path, "bucket_cards", f"a whole number {low}-{high}")
     turns_raw = state.get("turns")
-    if not _whole(state.get("bucket_cards"), 1) or not isinstance(turns_raw, list) or len(turns_raw) > rules.flights:
-        raise bad
-    turns = []
-    for t in turns_raw:
-        if not isinstance(t, dict) or set(t) != {"cards", "chose", "airfare", "abby"}:
-            raise bad
-        cards = t["cards"]
-        if not isinstance(cards, list) or len(cards) != len(POSITIONS) or not all(_whole(c, 1) for c in cards):
-            raise bad
-        if not _whole(t["chose"], 1) or t["chose"] > len(cards) or not _whole(t["airfare"]):
-            raise bad
-        if t["abby"] != abby_fare(cards, t["chose"]):
-            raise bad
-        turns.append(Turn(tuple(cards), t["chose"], t["airfare"], t["abby"]))
-    return SoloGame(state["bucket_cards"], tuple(turns))
+    if not isinstance(turns_raw, list) or len(turns_raw) > rules.flights:
+        raise corrupt_state(path, "turns", f"a list of at most {rules.flights} turns")
+    turns = [_turn(t, f"turns[{i}]", path) for i, t in enumerate(turns_raw)]
+    return SoloGame(bucket, tuple(turns))
+
+
+def _turn(t: object, where: str, path: str) -> Turn:
+    """One saved turn, its fields checked."""
+    if not isinstance(t, dict) or set(t) != {"cards", "chose", "airfare", "abby"}:
+        raise corrupt_state(path, where, "a table of cards, chose, airfare and abby")
+    cards = t["cards"]
+    if not isinstance(cards, list) or len(cards) != len(POSITIONS) or not all(_whole(c, 1, LARGEST) for c in cards):
+        raise corrupt_state(path, f"{where}.cards", f"{len(POSITIONS)} coordinate numbers 1-{LARGEST}")
+    if not _whole(t["chose"], 1, len(cards)):
+        raise corrupt_state(path, f"{where}.chose", f"a card position 1-{len(cards)}")
+    if not _whole(t["airfare"], 0, LARGEST):
+        raise corrupt_state(path, f"{where}.airfare", f"a whole number 0-{LARGEST}")
+    if t["abby"] != abby_fare(cards, t["chose"]):
+        raise corrupt_state(path, f"{where}.abby", f"Abby's airfare {abby_fare(cards, t['chose'])} for those cards")
+    return Turn(tuple(cards), t["chose"], t["airfare"], t["abby"])

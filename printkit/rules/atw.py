@@ -248,10 +248,26 @@ def score_game(
         return graph.distance(m, a, b)
 
     scores = tuple(score_player(m, p, players, mode) for p in players)
+    warnings = first_warnings(m, mode, players)
     if mode == "solo":
-        return GameScore(GAME, m.id, mode, scores, ())
+        return GameScore(GAME, m.id, mode, scores, (), warnings=warnings)
     winners, tiebreak = pick_winners(m, scores, players, distance or on_graph)
-    return GameScore(GAME, m.id, mode, scores, winners, tiebreak)
+    return GameScore(GAME, m.id, mode, scores, winners, tiebreak, warnings)
+
+
+def first_warnings(m: GameMap, mode: Mode, players: Sequence[PlayerMarks]) -> tuple[str, ...]:
+    """What looks wrong with the first-to-mark bonuses (docs/scoring.md, decisions): warnings, not errors."""
+    if mode != "multiplayer":
+        return tuple(f"{p.name}: first_rare is only used in multiplayer; in {mode} mode every marked "
+                     f"{'/'.join(sorted(p.first))} scores its bonus anyway" for p in players if p.first)  # fmt: skip
+    out = []
+    for track in m.tracks:
+        for kind in track.kinds if track.first_bonus else ():
+            marked = [p.name for p in players if p.count(track, kind.id) >= 1]
+            if len(marked) >= 2 and not any(kind.id in p.first for p in players):
+                out.append(f"{kind.name} is marked by {join_names(marked)}, but nobody has it in first_rare "
+                           f"(the first to mark it scores +{track.first_bonus}: add it to that player's first_rare)")
+    return tuple(out)
 
 
 def score_record(record: AtwRecord) -> GameScore:

@@ -43,6 +43,7 @@ class GameScore:
     players: tuple[PlayerScore, ...]
     winners: tuple[str, ...]
     tiebreak: str = ""
+    warnings: tuple[str, ...] = ()  # what looks wrong in the record but does not stop the scoring
 
     def to_json(self) -> dict[str, Any]:
         """The stable JSON shape printed by ``printkit score --json``."""
@@ -61,6 +62,7 @@ class GameScore:
             ],
             "winners": list(self.winners),
             "tiebreak": self.tiebreak,
+            **({"warnings": list(self.warnings)} if self.warnings else {}),
         }
 
 

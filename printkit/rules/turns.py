@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
-from printkit.errors import InputError, RuleError, StateError
+from printkit.errors import InputError, RuleError, corrupt_state
+from printkit.model.names import duplicate_problem, name_problem, plain
 from printkit.rules.atw import solo_speed_bonus
 from printkit.rules.dice import Roll, turn_roll
 
@@ -21,7 +22,7 @@ if TYPE_CHECKING:
 speed_bonus = solo_speed_bonus  # the one solo/party speed bonus rule, for the tracker's callers
 STATE_KIND = "turns"
 MAX_PLAYERS = 100
-MAX_NAME = 40
+MAX_TURNS = 99  # a saved game's turn count (the solo game has 20)
 
 
 class UnknownPlayerError(RuleError):
@@ -68,19 +69,14 @@ def map_info(game_map: GameMap) -> MapInfo:
 
 
 def check_players(names: list[str]) -> tuple[str, ...]:
-    """Validate player names: 1..100, unique ignoring case, at most 40 characters (InputError ``players``)."""
+    """Validate player names by the one name rule (:mod:`printkit.model.names`), 1..100 of them (InputError ``players``)."""
     if not names:
         raise InputError("players", "give at least one player name")
     if len(names) > MAX_PLAYERS:
         raise InputError("players", f"{len(names)} players given; at most {MAX_PLAYERS} can play")
-    seen: dict[str, str] = {}
-    for name in names:
-        if len(name) > MAX_NAME:
-            raise InputError("players", f"player name {name!r} is longer than {MAX_NAME} characters")
-        key = name.casefold()
-        if key in seen:
-            raise InputError("players", f"player name {name!r} is given twice (names are compared ignoring case)")
-        seen[key] = name
+    problem = next((p for p in map(name_problem, names) if p is not None), None) or duplicate_problem(names)
+    if problem is not None:
+        raise InputError("players", problem)
     return tuple(names)
 
 
@@ -234,35 +230,35 @@ def from_state(doc: dict[str, Any], source: str, dice: Dice) -> Game:
     """Rebuild a game from its saved form, rolling with ``dice``; StateError naming the bad field if corrupt."""
     m = doc.get("map")
     if not isinstance(m, dict):
-        raise _corrupt(source, "map", "a table")
+        raise corrupt_state(source, "map", "a table")
     ratings_raw = m.get("ratings")
     if not isinstance(ratings_raw, list):
-        raise _corrupt(source, "map.ratings", "a list")
+        raise corrupt_state(source, "map.ratings", "a list")
     ratings: list[tuple[int, str]] = []
     for i, r in enumerate(ratings_raw):
-        if not (isinstance(r, dict) and _is_int(r.get("min_points")) and isinstance(r.get("title"), str)):
-            raise _corrupt(source, f"map.ratings[{i}]", "min_points and title")
+        if not (isinstance(r, dict) and _is_int(r.get("min_points")) and plain(r.get("title"))):
+            raise corrupt_state(source, f"map.ratings[{i}]", "min_points and title")
         ratings.append((r["min_points"], r["title"]))
     for key in ("id", "name"):
-        if not isinstance(m.get(key), str):
-            raise _corrupt(source, f"map.{key}", "a string")
+        if not plain(m.get(key)):
+            raise corrupt_state(source, f"map.{key}", "a string of plain text")
     for key in ("turns", "end_cities_per_region"):
-        if not _is_int(m.get(key)) or m[key] < 1:
-            raise _corrupt(source, f"map.{key}", "a positive whole number")
+        if not _is_int(m.get(key)) or not 1 <= m[key] <= MAX_TURNS:
+            raise corrupt_state(source, f"map.{key}", f"a whole number 1..{MAX_TURNS}")
     info = MapInfo(m["id"], m["name"], m["turns"], m["end_cities_per_region"], tuple(ratings), dice)
     players = doc.get("players")
     if not isinstance(players, list) or not all(isinstance(p, str) and p for p in players):
-        raise _corrupt(source, "players", "a list of names")
+        raise corrupt_state(source, "players", "a list of names")
     try:
         names = check_players(players)
     except InputError as exc:
-        raise _corrupt(source, "players", f"valid names, but {exc.detail}") from None
+        raise corrupt_state(source, "players", f"valid names, but {exc.detail}") from None
     seed = doc.get("seed")
     if not _is_int(seed):
-        raise _corrupt(source, "seed", "a whole number")
+        raise corrupt_state(source, "seed", "a whole number")
     raw_events = doc.get("events")
     if not isinstance(raw_events, list):
-        raise _corrupt(source, "events", "a list")
+        raise corrupt_state(source, "events", "a list")
     game = Game(info, names, seed)
     for i, e in enumerate(raw_events):
         game.events.append(_parse_event(game, e, f"events[{i}]", source))
@@ -272,29 +268,25 @@ def from_state(doc: dict[str, Any], source: str, dice: Dice) -> Game:
 def _parse_event(game: Game, e: object, where: str, source: str) -> Event:
     """One saved event, checked against the game so far."""
     if not isinstance(e, dict) or e.get("event") not in ("roll", "finish", "end"):
-        raise _corrupt(source, where, "an event of kind roll, finish or end")
+        raise corrupt_state(source, where, "an event of kind roll, finish or end")
     kind = e["event"]
     turn = e.get("turn")
     if kind == "roll":
         dice = e.get("dice")
         if turn != game.turn + 1 or game.over:
-            raise _corrupt(source, f"{where}.turn", f"turn {game.turn + 1} while the game goes on")
+            raise corrupt_state(source, f"{where}.turn", f"turn {game.turn + 1} while the game goes on")
         if not (isinstance(dice, list) and len(dice) == 2 and all(_is_int(d) and d in game.map.dice.faces for d in dice)):
-            raise _corrupt(source, f"{where}.dice", "two die faces 1-6")
+            raise corrupt_state(source, f"{where}.dice", "two die faces 1-6")
         return Event("roll", turn, dice=(dice[0], dice[1]))
     if turn != game.turn or (kind == "end" and game.over):
-        raise _corrupt(source, f"{where}.turn", f"the current turn {game.turn}")
+        raise corrupt_state(source, f"{where}.turn", f"the current turn {game.turn}")
     if kind == "end":
         return Event("end", turn)
     player = e.get("player")
     if player not in game.travelling or game.turn == 0 or game.ended_early:
-        raise _corrupt(source, f"{where}.player", "a player still travelling")
+        raise corrupt_state(source, f"{where}.player", "a player still travelling")
     return Event("finish", turn, player=player)
 
 
 def _is_int(value: object) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)
-
-
-def _corrupt(source: str, where: str, expected: str) -> StateError:
-    return StateError(f"{source}: state file is corrupt ({where}: expected {expected}); it was left untouched")

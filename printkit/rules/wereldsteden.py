@@ -20,7 +20,8 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from printkit.errors import DataError, InputError, RuleError, StateError
+from printkit.errors import DataError, InputError, RuleError, corrupt_state
+from printkit.model.limits import LARGEST
 from printkit.model.games import Wereldsteden
 from printkit.model.records import WereldstedenRecord
 from printkit.model.words import join_names
@@ -153,24 +154,34 @@ def board_to_state(board: Board) -> dict[str, Any]:
 
 
 def board_from_state(state: dict[str, Any], path: str, game: Wereldsteden) -> Board:
-    """Rebuild the board from its saved state (StateError if inconsistent with the game data)."""
-    bad = StateError(f"{path}: state file is corrupt (bad Wereldsteden tile data); it was left untouched")
-    display, stacks, aside = state.get("display"), state.get("stacks"), state.get("aside")
-    if not (isinstance(display, dict) and isinstance(stacks, dict) and isinstance(aside, dict)):
-        raise bad
+    """Rebuild the board from its saved state; StateError naming the field inconsistent with the game data."""
     ids = {t.id: t.stack for t in game.tiles}
-    if set(display) != {s.id for s in game.spaces} or set(stacks) != set(game.stacks) or set(aside) != set(game.stacks):
-        raise bad
+    space_ids = [s.id for s in game.spaces]
+    display = state.get("display")
+    if not isinstance(display, dict) or set(display) != set(space_ids):
+        raise corrupt_state(path, "display", f"a table of the spaces {', '.join(space_ids)}")
     for space, tile in display.items():
-        if tile is not None and ids.get(tile) != game.space(space).stack:
-            raise bad
-    for pile in (stacks, aside):
-        for colour, tiles in pile.items():
-            if not isinstance(tiles, list) or any(ids.get(t) != colour for t in tiles):
-                raise bad
+        if tile is not None and (not isinstance(tile, str) or ids.get(tile) != game.space(space).stack):
+            raise corrupt_state(path, f"display.{space}", f"a {game.space(space).stack} tile id or null")
     if display_problems(game, display):
-        raise bad
-    return Board(dict(display), {k: tuple(v) for k, v in stacks.items()}, {k: tuple(v) for k, v in aside.items()})
+        raise corrupt_state(path, "display", f"a legal display, but {display_problems(game, display)[0]}")
+    piles = {key: _pile(state.get(key), key, path, game) for key in ("stacks", "aside")}
+    for t in game.tiles:
+        held = list(display.values()).count(t.id) + sum(p.count(t.id) for pile in piles.values() for p in pile.values())
+        if held > game.tiles_per_type:
+            raise corrupt_state(path, "stacks", f"at most {game.tiles_per_type} {t.id} tiles in all, found {held}")
+    return Board(dict(display), piles["stacks"], piles["aside"])
+
+
+def _pile(value: object, key: str, path: str, game: Wereldsteden) -> dict[str, tuple[str, ...]]:
+    """One colour-keyed table of tile lists (``stacks`` or ``aside``), checked against the tiles."""
+    ids = {t.id: t.stack for t in game.tiles}
+    if not isinstance(value, dict) or set(value) != set(game.stacks):
+        raise corrupt_state(path, key, f"a table of the stacks {', '.join(game.stacks)}")
+    for colour, tiles in value.items():
+        if not isinstance(tiles, list) or any(not isinstance(t, str) or ids.get(t) != colour for t in tiles):
+            raise corrupt_state(path, f"{key}.{colour}", f"a list of {colour} tile ids")
+    return {k: tuple(v) for k, v in value.items()}
 
 
 @dataclass(frozen=True)
@@ -190,8 +201,10 @@ def to_state(dealt: Dealt) -> dict[str, Any]:
 def from_state(state: dict[str, Any], path: str, game: Wereldsteden) -> Dealt:
     """Rebuild the dealer's state (StateError if it is inconsistent with the game data)."""
     seed, draws = state.get("seed"), state.get("draws")
-    if not isinstance(seed, int) or not isinstance(draws, int):
-        raise StateError(f"{path}: state file is corrupt (no seed); it was left untouched")
+    if isinstance(seed, bool) or not isinstance(seed, int):
+        raise corrupt_state(path, "seed", "a whole number")
+    if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= LARGEST:
+        raise corrupt_state(path, "draws", f"a whole number 0-{LARGEST}")
     return Dealt(board_from_state(state, path, game), seed, draws)
 
 

@@ -7,14 +7,18 @@ and reported at once as ``<file>: <field.path>: <message>`` (a
 
 from __future__ import annotations
 
+import os
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, cast
 
-from printkit.errors import DataError, UnknownMapError
+from printkit.errors import DataError, UnknownMapError, did_you_mean
+from printkit.loading.fields import player_name_problem
 from printkit.model import graph
 from printkit.model.maps import GameMap, Mode, Track
+from printkit.model.names import printable, shorten, shown
 from printkit.model.records import AtwRecord, PlayerMarks
+from printkit.model.words import match_id
 
 MODES: tuple[Mode, ...] = ("multiplayer", "solo", "party")
 TOP_KEYS = ("game", "map", "mode", "players")
@@ -37,7 +41,7 @@ def _shown(value: Any) -> str:
         return str(value).lower()
     if isinstance(value, (dict, list)):
         return "a table" if isinstance(value, dict) else "a list"
-    return repr(value) if isinstance(value, str) else str(value)
+    return shown(value) if isinstance(value, str) else shorten(str(value))
 
 
 def _whole(value: Any) -> bool:
@@ -52,10 +56,11 @@ class RecordReader:
         self.source = source
         self.mode = mode
         self.problems: list[str] = []
+        self.names: list[str] = []
 
     def bad(self, path: str, message: str) -> None:
         """Record one problem."""
-        self.problems.append(f"{self.source}: {path}: {message}")
+        self.problems.append(f"{self.source}: {printable(path)}: {message}")
 
     def count(self, path: str, value: Any, top: int, what: str) -> int | None:
         """A whole number 0..top, else a problem."""
@@ -117,15 +122,16 @@ class RecordReader:
         if not isinstance(value, str):
             self.bad(path, f"expected a city id like {self.m.cities[0].id!r}, got {_shown(value)}")
             return None
-        try:
-            city = self.m.city(value)
-        except KeyError:
-            self.bad(path, f"unknown city {value!r} on {map_label(self.m)}")
+        ids = [c.id for c in self.m.cities]
+        city_id = match_id(value, ids)
+        if city_id is None:
+            self.bad(path, f"unknown city {_shown(value)} on {map_label(self.m)}{did_you_mean(value, ids)}")
             return None
+        city = self.m.city(city_id)
         if start and not city.can_start:
             self.bad(path, f"{city.name} is an iconic city and cannot be a starting city")
             return None
-        return value
+        return city_id
 
     def route(self, path: str, value: Any, marks: dict[str, Any]) -> None:
         """Check a route and fill in what it gives: visited, iconic, returned, cities."""
@@ -159,8 +165,11 @@ class RecordReader:
             if key not in PLAYER_KEYS:
                 self.bad(f"{at}.{key}", f"unknown key (expected one of: {', '.join(PLAYER_KEYS)})")
         name = doc.get("name")
-        if not isinstance(name, str) or not name.strip():
-            self.bad(f"{at}.name", f"expected the player's name, got {_shown(name) if 'name' in doc else 'nothing'}")
+        problem = player_name_problem(name, self.names) if "name" in doc else "missing (expected the player's name)"
+        if problem is not None:
+            self.bad(f"{at}.name", problem)
+        else:
+            self.names.append(cast(str, name).strip())
         if "sights" in doc and "animals" in doc:
             self.bad(f"{at}.animals", "give either sights or animals, not both")
         fields: dict[str, Any] = {"marks": {}}
@@ -173,6 +182,8 @@ class RecordReader:
                     self.bad(f"{at}.{key}", "not allowed with route (the route gives it)")
             self.route(f"{at}.route", doc["route"], fields)
         self.places(at, doc, fields)
+        if "route" not in doc and len(self.problems) == before:
+            self.truth(at, doc, fields)
         self.finish(at, doc, fields)
         if len(self.problems) > before:
             return None
@@ -206,6 +217,22 @@ class RecordReader:
             if region is not None and fields.get("visited", {}).get(region, 0) < 1:
                 self.bad(f"{at}.visited.{region}", f"0 cities visited, but the {what} city "
                          f"{self.m.city(cast(str, city)).name} is in {self.m.region(region).name}")  # fmt: skip
+
+    def truth(self, at: str, doc: dict[str, Any], fields: dict[str, Any]) -> None:
+        """Places that cannot all be true (RULINGS.md: the start counts as visited; returned = back after leaving)."""
+        start, final, returned = fields.get("start_city"), fields.get("final_city"), fields.get("returned")
+        cities = sum(fields.get("visited", {}).values()) + fields.get("iconic", 0) if "visited" in doc else None
+        if cities == 0:
+            self.bad(f"{at}.visited", "no city visited (the starting city counts as visited from the start)")
+        elif returned and cities == 1:
+            self.bad(f"{at}.returned", "true, but only the starting city is visited "
+                     "(returned means back at the start after leaving it)")  # fmt: skip
+        elif returned and start and final and final != start:
+            self.bad(f"{at}.returned", f"true, but final_city {self.m.city(final).name} is not the starting city "
+                     f"{self.m.city(start).name}")  # fmt: skip
+        elif not returned and start and final == start and (cities or 0) > 1:
+            self.bad(f"{at}.returned", f"{'false' if 'returned' in doc else 'missing'}, but final_city is the "
+                     f"starting city {self.m.city(start).name} after leaving it: give returned = true")  # fmt: skip
 
     def finish(self, at: str, doc: dict[str, Any], fields: dict[str, Any]) -> None:
         """finished_turn (solo/party) and first_rare (multiplayer first bonus)."""
@@ -271,11 +298,12 @@ def resolve_map(value: Any, source: str, base_dir: Path) -> GameMap:
     from printkit.loading.maps import bundled_maps, load_map
 
     maps = bundled_maps()
-    if isinstance(value, str) and value in maps:
-        return load_map(value)
+    map_id = match_id(value, maps)
+    if map_id is not None:
+        return load_map(map_id)
     if isinstance(value, str) and value.endswith(".toml"):
         path = Path(value) if Path(value).is_absolute() else base_dir / value
-        if path.is_file():
+        if os.path.lexists(path):  # the reader refuses folders, pipes, devices and link loops
             return load_map(str(path))
         raise DataError([f"{source}: map: map file {str(path)!r} not found"])
     raise DataError([f"{source}: map: {UnknownMapError.describe(value, maps)}"])
@@ -290,21 +318,16 @@ def read_record(doc: dict[str, Any], source: str, base_dir: Path) -> AtwRecord:
         got = "nothing" if players is None else _shown(players)
         raise DataError([*problems, f"{source}: players: expected a list of [[players]] tables, got {got}"])
     default: Mode = "solo" if len(players) == 1 else "party" if len(players) > m.max_multiplayer else "multiplayer"
-    mode = doc.get("mode", default)
-    if mode not in MODES:
-        raise DataError([*problems, f"{source}: mode: expected one of {', '.join(MODES)}, got {_shown(mode)}"])
+    mode_id = match_id(doc.get("mode", default), MODES)
+    if mode_id is None:
+        raise DataError([*problems, f"{source}: mode: expected one of {', '.join(MODES)}, got {_shown(doc.get('mode'))}"])
+    mode = cast(Mode, mode_id)
     count_problem = players_count_problem(m, mode, len(players))
     if count_problem:
         problems.append(f"{source}: players: {count_problem}")
     reader = RecordReader(m, source, mode)
     read = [reader.player(i, p) for i, p in enumerate(players)]
     problems.extend(reader.problems)
-    seen: dict[str, int] = {}
-    for i, p in enumerate(read):
-        if p is not None and p.name in seen:
-            problems.append(f"{source}: players[{i}].name: {p.name!r} is already the name of players[{seen[p.name]}]")
-        elif p is not None:
-            seen[p.name] = i
     if problems:
         raise DataError(problems)
     return AtwRecord(m, mode, tuple(p for p in read if p is not None))

@@ -98,7 +98,7 @@ def read_players(game: Globetrotting, doc: dict[str, Any], source: str) -> Globe
     seen: list[str] = []
     for path, row in rows:
         r.keys(row, path, PLAYER_KEYS)
-        name = r.string(row, "name", path)
+        name = r.player_name(row, path, seen)
         airfare = _airfare(r, game, row, path)
         objectives = _objectives(r, game, row, path)
         for o in objectives or {}:
@@ -112,9 +112,6 @@ def read_players(game: Globetrotting, doc: dict[str, Any], source: str) -> Globe
         if wrong_key in row:
             r.problem(f"{path}.{wrong_key}", f"a {len(rows)}-player game uses {marks_key}, not {wrong_key}")
         marks = read_season_marks(r, row.get(marks_key, 0), f"{path}.{marks_key}", game.seasons, per_season)
-        if name is not None and name in seen:
-            r.problem(f"{path}.name", f"{name!r} is used by two players")
-        seen.append(name or "")
         if None not in (name, airfare, objectives, cards, marks):
             players.append(GlobePlayer(name, airfare, objectives, cards, marks))  # type: ignore[arg-type]
     used = sorted({o for p in players for o in p.objectives})

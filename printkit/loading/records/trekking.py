@@ -65,7 +65,7 @@ def read_players(game: Trekking, doc: dict[str, Any], source: str) -> TrekkingRe
     seen: list[str] = []
     for path, row in rows:
         r.keys(row, path, PLAYER_KEYS)
-        name = r.string(row, "name", path)
+        name = r.player_name(row, path, seen)
         tours = r.ints(row, "tours", path, minimum=0)
         encounters = _points(r, row, "encounters", path)
         money = r.integer(row, "money", path, minimum=0)
@@ -75,9 +75,6 @@ def read_players(game: Trekking, doc: dict[str, Any], source: str) -> TrekkingRe
             r.problem(f"{path}.tours", f"{len(tours)} tours, but the game ends at the {_nth(trigger)} tour "
                       f"(at most {trigger + 1} counting the last round)")  # fmt: skip
         columns, points = _suitcase(r, game, row, path)
-        if name is not None and name in seen:
-            r.problem(f"{path}.name", f"{name!r} is used by two players")
-        seen.append(name or "")
         if None not in (name, tours, encounters, money, points):
             players.append(TrekkingPlayer(name, tours, encounters, columns, points, money))  # type: ignore[arg-type]
     if len(problems):

@@ -44,7 +44,7 @@ def read_record(doc: dict[str, Any], source: str, base_dir: Path) -> Wereldstede
     seen: list[str] = []
     for path, row in rows:
         r.keys(row, path, ("name", "tiles"))
-        name = r.string(row, "name", path)
+        name = r.player_name(row, path, seen)
         raw = r.listing(row, "tiles", path, "a list of winning tiles")
         tiles = []
         for i, value in enumerate(raw or []):
@@ -53,9 +53,6 @@ def read_record(doc: dict[str, Any], source: str, base_dir: Path) -> Wereldstede
                 r.problem(f"{path}.tiles[{i}]", f"unknown winning tile {describe(value)} "
                           f"(tiles: {', '.join(t.id for t in game.tiles)})")  # fmt: skip
             tiles.append(tile or "")
-        if name is not None and name in seen:
-            r.problem(f"{path}.name", f"{name!r} is used by two players")
-        seen.append(name or "")
         if name is not None and raw is not None:
             players.append(WereldstedenPlayer(name, tuple(tiles)))
     for t in game.tiles:

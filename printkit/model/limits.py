@@ -1,0 +1,6 @@
+"""Sanity bounds for numbers a user gives where the rules name no bound of their own."""
+
+from __future__ import annotations
+
+LARGEST = 9999  # the most any whole number in a game file, state file or option may be: no count,
+# mark, score, airfare or coordinate number in these games comes near it
