@@ -55,10 +55,20 @@ def write_page(tmp_path: Path, *args: str) -> Path:
     return out
 
 
+def reload(driver: Any) -> None:
+    """Reload the page and wait until its script has drawn the saved game (a reload is asynchronous)."""
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    driver.refresh()
+    WebDriverWait(driver, 10).until(
+        lambda d: d.execute_script("return document.readyState") == "complete" and text(d, "#turn") != ""
+    )
+
+
 def open_page(driver: Any, page: Path) -> None:
     driver.get(page.as_uri())
     driver.execute_script("window.localStorage.clear()")
-    driver.refresh()
+    reload(driver)
 
 
 def text(driver: Any, css: str) -> str:
@@ -115,7 +125,7 @@ def test_solo_game_of_twenty_rolls_reaches_the_end_screen(driver: Any, tmp_path:
     click(driver, "#roll")
     assert die_faces(driver) == [(rolls[19].a, rolls[19].a), (rolls[19].b, rolls[19].b)]
     # a reload keeps the game
-    driver.refresh()
+    reload(driver)
     assert text(driver, "#turn") == "Turn 20 of 20"
     assert driver.find_element(By.ID, "end").is_displayed()
 
