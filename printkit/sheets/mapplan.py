@@ -97,8 +97,12 @@ def _flow(heights: Sequence[Sequence[float]], caps: Sequence[float]) -> list[lis
 
 
 def plan(m: GameMap, x: float, top: float, width: float, height: float,
-         key_height: Callable[[float], float]) -> Plan:
-    """The best arrangement of map and sections in the body box (x, top, width, height)."""
+         key_height: Callable[[float], float], least_map: float = 0.6, section_w: float = SECTION_W) -> Plan:
+    """The best arrangement of map and sections in the body box (x, top, width, height).
+
+    The map may shrink to ``least_map`` of its largest height to make room for
+    the sections; right-hand section columns are ``section_w`` wide.
+    """
     from printkit.layout.geo import MapFrame
 
     _, _, cw, ch = MapFrame(m.projection, 0.0, 0.0, 1000.0, 1000.0).content
@@ -113,16 +117,16 @@ def plan(m: GameMap, x: float, top: float, width: float, height: float,
 
     best: Plan | None = None
     for right in (1, 2, 3):
-        left_w = width - right * (SECTION_W + COLUMN_GAP)
+        left_w = width - right * (section_w + COLUMN_GAP)
         if left_w < 0.25 * width:
             break
         under = int((left_w + COLUMN_GAP) // (UNDER_MIN_W + COLUMN_GAP))
         under_w = (left_w - (under - 1) * COLUMN_GAP) / under if under else 0.0
         key_h = key_height(left_w)
-        right_boxes = [Box(x + left_w + COLUMN_GAP + k * (SECTION_W + COLUMN_GAP), top, SECTION_W, height)
+        right_boxes = [Box(x + left_w + COLUMN_GAP + k * (section_w + COLUMN_GAP), top, section_w, height)
                        for k in range(right)]
         full = fitted_box(aspect, Box(x, top, left_w, height - key_h))
-        for step in range(0, 21):  # the map from its largest down to 60 % of that height
+        for step in range(0, round((1 - least_map) / 0.02) + 1):  # the map from its largest down
             mbox = fitted_box(aspect, Box(x, top, left_w, full.h * (1 - 0.02 * step)))
             under_top = mbox.bottom + key_h + BLOCK_GAP
             under_h = top + height - under_top
@@ -142,7 +146,7 @@ def plan(m: GameMap, x: float, top: float, width: float, height: float,
                     blank += (left_w - mbox.w) * mbox.h  # beside a map narrower than its area
                     score = (mbox.w - 2 * MAP_PAD) * (mbox.h - 2 * MAP_PAD) - BLANK_WEIGHT * blank
                     if best is None or score > best.score + 1e-6:
-                        bl = sized(mt, turn, SECTION_W)[0]
+                        bl = sized(mt, turn, section_w)[0]
                         best = Plan(mbox, mbox.bottom + 2, left_w, tuple(bl), cols, mt, turn, score)
     if best is None:
         from printkit.layout.common import LayoutError

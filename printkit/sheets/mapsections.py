@@ -39,6 +39,10 @@ NAME_W = 76.0
 SCORE_CLEAR = 48.0
 """Room a row of boxes leaves at a block's right edge for the ``= [ ]`` score box."""
 SMALL = 8.0  # captions under boxes (grey); numbers themselves are BODY_SIZE
+TURNS_PER_ROW = 10
+"""Finish-turn boxes per row on the map sheet's speed bonus."""
+SMALL_TEXT = 7.5
+"""The smallest text on a map sheet (the finish-turn numbers)."""
 
 BoxIds = list[tuple[str, Rect]]
 """Write-in boxes a block drew, each with its game-file key (``souvenirs.hats.1``)."""
@@ -281,20 +285,37 @@ def iconic_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
 
 
 def finish_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
-    """Speed bonus and the grand total."""
+    """Speed bonus (the multiplayer tick, the solo/party turn row) and the grand total."""
+    need = cities_needed(m)
+    turns = m.solo.turns
+    solo = f"Solo/party: tick the turn you finished on; it scores {turns} - that turn."
 
     def draw(x: float, y: float, w: float) -> Drawn:
         items, hh = section_header(x, y, w, "Speed bonus")
         ids: BoxIds = []
         yy = y + hh
-        need = cities_needed(m)
         speed = checkbox(x, yy + 2, 12)
         ids.append(("speed", speed))
         items.append(speed)
-        items.append(fitted(x + 17, yy + 12, f"{need} in every region, back at start", w - 100, BODY_SIZE))
+        para, ph = paragraph(x + 17, yy + 2, w - 100, f"{need} in every region, back at start", BODY_SIZE)
+        items += para
         items += _badge(x + w - 60, yy + 8, str(m.speed_bonus))
         items += _score_box(x + w, yy - 1, ids, "speed")
-        yy += 28
+        yy += max(22.0, ph + 8)
+        para, ph = paragraph(x, yy, w, f"Multiplayer: {m.speed_bonus} when you finish. {solo}", SMALL)
+        items += para
+        yy += ph + 4
+        per_row = math.ceil(turns / math.ceil(turns / TURNS_PER_ROW))
+        step = w / per_row
+        side = min(mt.box, step - 4)
+        for n in range(1, turns + 1):
+            row, col = divmod(n - 1, per_row)
+            bx, by = x + col * step + (step - side) / 2, yy + row * (side + 11)
+            box = checkbox(bx, by, side)
+            ids.append((f"finished_turn.{n}", box))
+            items.append(box)
+            items.append(text(bx + side / 2, by + side + 8, str(n), SMALL_TEXT, anchor="middle", fill=GREY))
+        yy += math.ceil(turns / per_row) * (side + 11) + 4
         total_h = 30 * mt.scale
         items.append(Rect(x, yy, w, total_h, Style(stroke=INK, fill=LIGHT, width=1.4), radius=3))
         items.append(text(x + 8, yy + total_h / 2 + 5, "TOTAL", 13, "bold"))
