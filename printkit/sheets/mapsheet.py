@@ -19,6 +19,7 @@ from printkit.layout.common import (
     MARGIN,
     PAPER_WHITE,
     SMALL_SIZE,
+    NameSlot,
     LayoutError,
     name_line,
     pack,
@@ -38,6 +39,7 @@ from printkit.layout.primitives import (
     Text,
 )
 from printkit.model.maps import City, GameMap
+from printkit.sheets.layoutcheck import check, describe
 from printkit.sheets.citytags import ICON_SIZES, LEADER, Tag, TagPlacer
 from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, dumps, loads, union
 from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan
@@ -61,6 +63,9 @@ ROOMIER = ((0.6, SECTION_W), (0.8, SECTION_W), (1.0, SECTION_W), (0.8, 220.0), (
 """(How small the map may get, how wide the right-hand section columns are), tried in turn
 until every city tag fits on the map."""
 DISPLACE = 12.0
+PAPERS = {"a4": "A4", "letter": "Letter"}
+CROWD = 45.0
+"""Cities nearer than this (points) crowd each other: they get their tags first."""
 EDGE_ROOM = 22.0
 """How far (points) a city keeps from the map's frame where it can, so its tag fits beside it."""
 """How far (points) a crowded city's circle may move from its true place."""
@@ -154,15 +159,19 @@ def _city_tags(m: GameMap, points: Points, placer: LabelPlacer) -> dict[str, Tag
 
     def crowd(c: City) -> int:
         px, py = points[c.id]
-        return sum(1 for o in m.cities if math.hypot(points[o.id][0] - px, points[o.id][1] - py) < 45)
+        return sum(1 for o in m.cities if math.hypot(points[o.id][0] - px, points[o.id][1] - py) < CROWD)
 
     tagger = TagPlacer(m, points, CITY_R, placer)
     tags: dict[str, Tag] = {}
     for c in sorted(m.cities, key=crowd, reverse=True):  # stable: file order among equals
         tag = tagger.place(c)
         if tag is None:
-            raise NoRoom(f"{m.source or m.id}: no room for the tag of {c.name} on the map; "
-                              "move the cities near it apart or leave one out")
+            px, py = points[c.id]
+            near = [o.name for o in m.cities if o.id != c.id
+                    and math.hypot(points[o.id][0] - px, points[o.id][1] - py) < CROWD]
+            around = f" among {', '.join(near)}" if near else ""
+            raise NoRoom(f"{m.source or m.id}: map sheet: no room for the tag of {c.name}{around}; "
+                         "move these cities apart or leave one out")
         tags[c.id] = tag
         placer.block(tag.box)
     return tags
@@ -247,8 +256,8 @@ def _planned_map(
     raise AssertionError("unreachable")
 
 
-def build(m: GameMap, names: list[str], paper: str) -> Document:
-    """Map sheets for ``m``: one landscape page per player name (at least one)."""
+def _compose(m: GameMap, paper: str) -> tuple[list[Item], NameSlot, Fields]:
+    """Everything a map sheet shares between its pages, where each name goes, and its geometry."""
     width, height = page_size(paper, landscape=True)
     x0, y0 = MARGIN, MARGIN
     inner_w, inner_h = width - 2 * MARGIN, height - 2 * MARGIN
@@ -271,8 +280,36 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
     shared += _key(x0, p.key_y, p.left_w, m)[0]
     sections, boxes = _sections(p)
     shared += sections
-    fields = Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes))
-    doc = pack(width, height, shared, names, slot, f"{m.title} - map sheet", "map")
+    return shared, slot, Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes))
+
+
+def _problems(m: GameMap, paper: str, shared: list[Item], fields: Fields) -> list[str]:
+    """The layout check's findings, one line each: ``<map>: map sheet (A4): <cities>: <what>; <fix>``."""
+    names = {c.id: c.name for c in m.cities}
+    sizes = [(i.text, i.size) for i in shared if isinstance(i, Text)]
+    where = f"{m.source or m.id}: map sheet ({PAPERS.get(paper, paper)})"
+    return [f"{where}: {describe(p, names)}" for p in check(fields, sizes)]
+
+
+def layout_problems(m: GameMap, paper: str) -> list[str]:
+    """Why ``m``'s map sheet on ``paper`` would be hard to read (empty when it is clear).
+
+    Other layout errors (text the font cannot print, unknown paper) are raised.
+    """
+    try:
+        shared, _, fields = _compose(m, paper)
+    except NoRoom as exc:
+        return [str(exc)]
+    return _problems(m, paper, shared, fields)
+
+
+def build(m: GameMap, names: list[str], paper: str) -> Document:
+    """Map sheets for ``m``: one landscape page per player name (at least one); refuses a crowded map."""
+    shared, slot, fields = _compose(m, paper)
+    problems = _problems(m, paper, shared, fields)
+    if problems:
+        raise LayoutError("\n".join(problems))
+    doc = pack(fields.width, fields.height, shared, names, slot, f"{m.title} - map sheet", "map")
     return replace(doc, meta={**doc.meta, FIELDS_META: dumps(fields)})
 
 
