@@ -101,3 +101,16 @@ def test_maps_validate_runs_the_layout_check(runner: CliRunner) -> None:
     assert result.exit_code == 1
     assert result.stderr == CROWDED_MESSAGE  # told once for both papers
     assert result.stdout == "OK maps/us.toml: Around the US (6 regions, 22 cities, 28 routes)\n"
+
+
+def test_printed_names_descenders_clear_the_name_rule() -> None:
+    from printkit.layout import fonts
+    from printkit.layout.boxes import flatten
+    from printkit.layout.primitives import Line, Text
+
+    doc = mapsheet.build(load_map("world"), ["Jiggly Pygmy Quaypoint"], "a4")
+    items = flatten(doc.pages[0].items, doc.forms)
+    (name,) = [i for i in items if isinstance(i, Text) and i.text.startswith("Jiggly")]
+    rule = min((i for i in items if isinstance(i, Line) and i.y1 == i.y2 and i.y1 > name.y and i.x1 <= name.x),
+               key=lambda i: i.y1 - name.y)
+    assert name.y + fonts.descent(name.size, "bold") < rule.y1 - rule.style.width / 2

@@ -50,11 +50,15 @@ if TYPE_CHECKING:
 
 CITY_R = 4.6
 SIGHTS = ICON_SIZES
-LAND = Style(stroke="#8a8a8a", fill="#e4e4e4", width=0.4)
+LAND = Style(stroke="#7a7a7a", fill="#f0f0f0", width=0.4)
+"""A light land tint: a halftoning printer turns it into sparse dots that no dash is lost in."""
 BORDERS = Style(stroke="#b4b4b4", width=0.3)
-ROUTE = Style(stroke="#4a4a4a", width=1.0, dash=(3.0, 2.0))
-CASING = Style(stroke=PAPER_WHITE, width=2.4)
-"""A light band under each route, so its dashes stand clear of the land tint."""
+ROUTE = Style(stroke="#1a1a1a", width=1.1, dash=(3.0, 2.0))
+"""Routes: near-black dashes, solid black on a 1-bit printer."""
+CASING = Style(stroke=PAPER_WHITE, width=2.8)
+"""A white band under each route, so its gaps stay white over the land tint and borders."""
+REGION_INK = "#3d3d3d"
+"""Region names: dark grey (about 11:1 on white), still quieter than the black city names."""
 APART = 2 * CITY_R + 6.0
 """Least distance between two city centres (room for their circles and tags)."""
 ROUTE_APART = 2 * CITY_R + 15.0
@@ -64,6 +68,8 @@ ROOMIER = ((0.6, SECTION_W), (0.8, SECTION_W), (1.0, SECTION_W), (0.8, 220.0), (
 until every city tag fits on the map."""
 DISPLACE = 12.0
 PAPERS = {"a4": "A4", "letter": "Letter"}
+NAME_LIFT = 1.8
+"""How far (points) a printed name sits above the write-in line's baseline, so g, j, p, y clear the rule."""
 CROWD = 45.0
 """Cities nearer than this (points) crowd each other: they get their tags first."""
 EDGE_ROOM = 22.0
@@ -186,7 +192,7 @@ def _region_names(m: GameMap, points: Points, placer: LabelPlacer) -> list[Item]
             continue
         cx = sum(points[c.id][0] for c in cities) / len(cities)
         cy = sum(points[c.id][1] for c in cities) / len(cities)
-        label = placer.place_near(region.name.upper(), cx, cy, REGION_REACH, 8.0, "bold", GREY)
+        label = placer.place_near(region.name.upper(), cx, cy, REGION_REACH, 8.0, "bold", REGION_INK)
         if label is not None:
             regions.append(label)
             placer.block(text_box(label).grow(REGION_APART))  # two names side by side read as one
@@ -268,6 +274,7 @@ def _compose(m: GameMap, paper: str) -> tuple[list[Item], NameSlot, Fields]:
     shared += block
     line, slot = name_line(x0 + inner_w - name_w, y0 + 2, name_w, "Name")
     shared += line
+    slot = replace(slot, y=slot.y - NAME_LIFT)  # a printed name's descenders clear the rule
     start_y = y0 + 24
     shared.append(Icon("star", x0 + inner_w - name_w, start_y + 2, 12))
     shared.append(text(x0 + inner_w - name_w + 16, start_y + 12, "Start:", 10, "bold"))
