@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from printkit.layout import fonts
 from printkit.layout.boxes import Box, text_box
@@ -42,7 +42,7 @@ from printkit.model.maps import City, GameMap
 from printkit.sheets.layoutcheck import check, describe
 from printkit.sheets.citytags import ICON_SIZES, LEADER, Tag, TagPlacer
 from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, dumps, loads, union
-from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan
+from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan, stretched
 from printkit.sheets.wording import explored
 
 if TYPE_CHECKING:
@@ -90,19 +90,27 @@ class NoRoom(LayoutError):
     """A city's tag finds no room on the map."""
 
 
-def _sections(p: Plan) -> tuple[list[Item], list[BoxField]]:
-    """The scoring blocks drawn in their columns (the last at its column's foot), and their named boxes."""
+def _sections(m: GameMap, p: Plan) -> tuple[list[Item], list[BoxField]]:
+    """The scoring blocks drawn in their columns, and their named boxes.
+
+    A column's spare height goes between its blocks, so its last block ends at
+    the column's foot (the very last, Speed bonus and TOTAL, always does).
+    """
     items: list[Item] = []
     boxes: list[BoxField] = []
     last = len(p.blocks) - 1
     for col in p.columns:
         yy = col.box.y
-        for i, h in zip(col.blocks, col.heights):
+        n = len(col.blocks)
+        mine, heights = stretched(m, p, col)
+        used = sum(heights) + BLOCK_GAP * max(0, n - 1)
+        spread = (col.box.h - used) / (n - 1) if n > 1 else 0.0  # no blank band: the space between blocks
+        for i, block, h in zip(col.blocks, mine, heights):
             y = col.box.bottom - h if i == last else yy
-            drawn = p.blocks[i](col.box.x, y, col.box.w)
+            drawn = block(col.box.x, y, col.box.w)
             items += drawn.items
             boxes += [BoxField(key, (r.x, r.y, r.x + r.w, r.y + r.h)) for key, r in drawn.boxes]
-            yy += h + BLOCK_GAP
+            yy += h + BLOCK_GAP + spread
     return items, boxes
 
 
@@ -262,8 +270,17 @@ def _planned_map(
     raise AssertionError("unreachable")
 
 
-def _compose(m: GameMap, paper: str) -> tuple[list[Item], NameSlot, Fields]:
-    """Everything a map sheet shares between its pages, where each name goes, and its geometry."""
+class Composed(NamedTuple):
+    """A map sheet before it is packed: what its pages share, where names go, its geometry and plan."""
+
+    shared: list[Item]
+    slot: NameSlot
+    fields: Fields
+    plan: Plan
+
+
+def compose(m: GameMap, paper: str) -> Composed:
+    """Everything a map sheet shares between its pages, where each name goes, its geometry and its plan."""
     width, height = page_size(paper, landscape=True)
     x0, y0 = MARGIN, MARGIN
     inner_w, inner_h = width - 2 * MARGIN, height - 2 * MARGIN
@@ -285,9 +302,9 @@ def _compose(m: GameMap, paper: str) -> tuple[list[Item], NameSlot, Fields]:
     p, (drawn, cities, routes) = _planned_map(m, x0, top, inner_w, y0 + inner_h - top)
     shared += drawn
     shared += _key(x0, p.key_y, p.left_w, m)[0]
-    sections, boxes = _sections(p)
+    sections, boxes = _sections(m, p)
     shared += sections
-    return shared, slot, Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes))
+    return Composed(shared, slot, Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes)), p)
 
 
 def _problems(m: GameMap, paper: str, shared: list[Item], fields: Fields) -> list[str]:
@@ -304,7 +321,7 @@ def layout_problems(m: GameMap, paper: str) -> list[str]:
     Other layout errors (text the font cannot print, unknown paper) are raised.
     """
     try:
-        shared, _, fields = _compose(m, paper)
+        shared, _, fields, _ = compose(m, paper)
     except NoRoom as exc:
         return [str(exc)]
     return _problems(m, paper, shared, fields)
@@ -312,7 +329,7 @@ def layout_problems(m: GameMap, paper: str) -> list[str]:
 
 def build(m: GameMap, names: list[str], paper: str) -> Document:
     """Map sheets for ``m``: one landscape page per player name (at least one); refuses a crowded map."""
-    shared, slot, fields = _compose(m, paper)
+    shared, slot, fields, _ = compose(m, paper)
     problems = _problems(m, paper, shared, fields)
     if problems:
         raise LayoutError("\n".join(problems))
