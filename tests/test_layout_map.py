@@ -9,7 +9,7 @@ import pytest
 
 from printkit.layout import geo
 from printkit.layout.boxes import Box, flatten, item_box, segment_hits, text_box
-from printkit.layout.common import MARGIN, page_size, printable_area, title_block
+from printkit.layout.common import printable_area
 from printkit.layout.primitives import Circle, Document, Icon, Item, Line, Path, Rect, Text
 from printkit.loading.maps import bundled_maps, load_map
 from printkit.model.maps import Projection
@@ -32,13 +32,8 @@ def items_of(map_id: str, paper: str) -> list[Item]:
 
 @lru_cache(maxsize=None)
 def sheet_plan(map_id: str, paper: str) -> Plan:
-    """The plan build() uses (same body box: under the title, inside the margins)."""
-    m = load_map(map_id)
-    width, height = page_size(paper, landscape=True)
-    _, th = title_block(MARGIN, MARGIN, 10.0, "T", "s")
-    top = MARGIN + max(th, 40) + 8
-    return plan(m, MARGIN, top, width - 2 * MARGIN, height - MARGIN - top,
-                lambda w: mapsheet._key(0, 0, w, m)[1] + 4)
+    """The plan build() used."""
+    return mapsheet.compose(load_map(map_id), paper).plan
 
 
 def find_text(items: list[Item], value: str) -> Text:

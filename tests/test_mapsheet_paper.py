@@ -57,3 +57,28 @@ def test_speed_bonus_states_the_solo_party_rule_and_has_turn_boxes(map_id: str) 
     assert f"it scores {m.solo.turns} - that turn." in shown
     ids = [b.id for b in c.fields.boxes]
     assert [i for i in ids if i.startswith("finished_turn.")] == [f"finished_turn.{n}" for n in range(1, m.solo.turns + 1)]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_europe_tallies_cities_visited_per_region(paper: str) -> None:
+    m = load_map("europe")
+    ids = [b.id for b in mapsheet.compose(m, paper).fields.boxes]
+    for region in m.regions:
+        count = len(m.region_cities(region.id))
+        assert [i for i in ids if i.startswith(f"visited.{region.id}.")] == [
+            f"visited.{region.id}.{n}" for n in range(1, count + 1)]
+    assert not [i for i in ids if i.startswith("first_rare.")]
+
+
+@pytest.mark.parametrize("paper", PAPERS)
+def test_south_america_has_a_marked_it_first_box_beside_each_rare_animal(paper: str) -> None:
+    m = load_map("south-america")
+    c = mapsheet.compose(m, paper)
+    boxes = {b.id: b.rect for b in c.fields.boxes}
+    (rare,) = [t for t in m.explore if t.first_bonus]
+    for kind in rare.kinds:
+        seen, first = boxes[f"animals.{kind.id}.1"], boxes[f"first_rare.{kind.id}"]
+        assert first[0] > seen[2] and abs(first[1] - seen[1]) < 0.01  # beside it, on its right
+    shown = " ".join(i.text for i in c.shared if isinstance(i, Text))
+    assert f"+{rare.first_bonus} if you marked it first (solo: always)" in shown
+    assert not [i for i in boxes if i.startswith("visited.")]

@@ -39,9 +39,10 @@ from printkit.layout.primitives import (
     Text,
 )
 from printkit.model.maps import City, GameMap
+from printkit.sheets.citytags import ICON_SIZES, Tag, TagPlacer
+from printkit.sheets.citytags import LEADER as LEADER  # the tags' leader lines (tests look for them)
+from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, dumps, loads
 from printkit.sheets.layoutcheck import check, describe
-from printkit.sheets.citytags import ICON_SIZES, LEADER, Tag, TagPlacer
-from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, dumps, loads, union
 from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan, stretched
 from printkit.sheets.wording import explored
 
