@@ -17,7 +17,6 @@ from typing import NamedTuple
 from printkit.layout import fonts
 from printkit.layout.common import (
     BODY_SIZE,
-    GREY,
     INK,
     LIGHT,
     PAPER_WHITE,
@@ -39,6 +38,8 @@ NAME_W = 76.0
 SCORE_CLEAR = 48.0
 """Room a row of boxes leaves at a block's right edge for the ``= [ ]`` score box."""
 SMALL = 8.0  # captions under boxes (grey); numbers themselves are BODY_SIZE
+CAPTION = "#3d3d3d"
+"""Captions on the map sheet: dark grey, so that a halftoning printer keeps them solid enough to read."""
 TURNS_PER_ROW = 10
 """Finish-turn boxes per row on the map sheet's speed bonus."""
 SMALL_TEXT = 7.5
@@ -130,7 +131,7 @@ def _kind_label(x: float, y: float, icon: str, name: str, mt: Metrics) -> list[I
 
 def _points_under(bx: float, y: float, values: list[str], caption: str, mt: Metrics) -> list[Item]:
     """A caption and one number under each box column."""
-    items: list[Item] = [text(bx - 6, y, caption, SMALL, anchor="end", fill=GREY)]
+    items: list[Item] = [text(bx - 6, y, caption, SMALL, anchor="end", fill=CAPTION)]
     for i, v in enumerate(values):
         items.append(text(bx + i * (mt.box + mt.gap) + mt.box / 2, y, v, BODY_SIZE, "bold", "middle"))
     return items
@@ -161,7 +162,7 @@ def track_block(t: Track, key: str, subtitle: str = "", mt: Metrics = DEFAULT) -
             return Drawn(items, math.inf, ids)  # too wide at this scale: the planner takes a smaller one
         badge_x = bx + t.boxes * (mt.box + mt.gap) + 10
         if threshold:
-            items.append(text(badge_x, yy + 7, "row", SMALL, anchor="middle", fill=GREY))
+            items.append(text(badge_x, yy + 7, "row", SMALL, anchor="middle", fill=CAPTION))
             yy += 9
         for kind in t.kinds:
             items += _kind_label(x, yy, kind.icon, kind.name, mt)
@@ -202,8 +203,8 @@ def _single_boxes(
     if t.first_bonus:  # which box is which: the mark, and "I marked it first" (multiplayer)
         for c in range(per_line):
             bx = x + c * col_w + col_w - boxes_w
-            items.append(text(bx + mt.box / 2, yy + 6, "seen", SMALL_TEXT, anchor="middle", fill=GREY))
-            items.append(text(bx + 1.5 * mt.box + mt.gap, yy + 6, "1st", SMALL_TEXT, anchor="middle", fill=GREY))
+            items.append(text(bx + mt.box / 2, yy + 6, "seen", SMALL_TEXT, anchor="middle", fill=CAPTION))
+            items.append(text(bx + 1.5 * mt.box + mt.gap, yy + 6, "1st", SMALL_TEXT, anchor="middle", fill=CAPTION))
         yy += 9
     for i, kind in enumerate(t.kinds):
         r, c = divmod(i, per_line)
@@ -255,7 +256,7 @@ def regions_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
             yy += row_h
             if rs.mode == "majority":  # the count of cities visited, for the majority
                 count = len(m.region_cities(region.id))
-                items.append(text(x + 112, yy + tally - 2.5, "visited", SMALL_TEXT, anchor="end", fill=GREY))
+                items.append(text(x + 112, yy + tally - 2.5, "visited", SMALL_TEXT, anchor="end", fill=CAPTION))
                 row = [checkbox(x + 116 + k * (tally + 2), yy, tally) for k in range(count)]
                 ids += [(f"visited.{region.id}.{n}", b) for n, b in enumerate(row, 1)]
                 items += row
@@ -265,8 +266,8 @@ def regions_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
             counts = [str(n) for n in range(1, len(rs.table))]
             pts = [str(p) for p in rs.table[1:]]
             cw = min(22.0, (w - 64 - 44) / max(1, len(counts)))
-            items.append(text(x + 58, yy + 9, "regions", SMALL, anchor="end", fill=GREY))
-            items.append(text(x + 58, yy + 22.5, "points", SMALL, anchor="end", fill=GREY))
+            items.append(text(x + 58, yy + 9, "regions", SMALL, anchor="end", fill=CAPTION))
+            items.append(text(x + 58, yy + 22.5, "points", SMALL, anchor="end", fill=CAPTION))
             for i, (c, p) in enumerate(zip(counts, pts)):
                 cx = x + 64 + i * cw + cw / 2
                 items.append(text(cx, yy + 9, c, BODY_SIZE, anchor="middle"))
@@ -334,7 +335,7 @@ def finish_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
             box = checkbox(bx, by, side)
             ids.append((f"finished_turn.{n}", box))
             items.append(box)
-            items.append(text(bx + side / 2, by + side + 8, str(n), SMALL_TEXT, anchor="middle", fill=GREY))
+            items.append(text(bx + side / 2, by + side + 8, str(n), SMALL_TEXT, anchor="middle", fill=INK))
         yy += math.ceil(turns / per_row) * (side + 11) + 4
         total_h = 30 * mt.scale
         items.append(Rect(x, yy, w, total_h, Style(stroke=INK, fill=LIGHT, width=1.4), radius=3))

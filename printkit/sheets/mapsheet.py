@@ -43,6 +43,7 @@ from printkit.sheets.citytags import ICON_SIZES, Tag, TagPlacer
 from printkit.sheets.citytags import LEADER as LEADER  # the tags' leader lines (tests look for them)
 from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, dumps, loads
 from printkit.sheets.layoutcheck import check, describe
+from printkit.sheets.mapsections import CAPTION
 from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan, stretched
 from printkit.sheets.wording import explored
 
@@ -58,8 +59,8 @@ ROUTE = Style(stroke="#1a1a1a", width=1.1, dash=(3.0, 2.0))
 """Routes: near-black dashes, solid black on a 1-bit printer."""
 CASING = Style(stroke=PAPER_WHITE, width=2.8)
 """A white band under each route, so its gaps stay white over the land tint and borders."""
-REGION_INK = "#3d3d3d"
-"""Region names: dark grey (about 11:1 on white), still quieter than the black city names."""
+REGION_INK = CAPTION
+"""Region names (and inset captions): dark grey (about 11:1 on white), quieter than the black city names."""
 APART = 2 * CITY_R + 6.0
 """Least distance between two city centres (room for their circles and tags)."""
 ROUTE_APART = 2 * CITY_R + 15.0
@@ -251,7 +252,7 @@ def _insets(frame: MapFrame, placer: LabelPlacer) -> list[Item]:
             placer.block(edge.grow(0.6))  # labels and icons stay off the frame line
         caption = inset.name
         if caption and fonts.text_width(caption, SMALL_SIZE, "bold") <= w - 6:
-            label = text(x + 3, y + h - 3, caption, SMALL_SIZE, "bold", fill=GREY)
+            label = text(x + 3, y + h - 3, caption, SMALL_SIZE, "bold", fill=REGION_INK)
             items.append(label)
             placer.block(text_box(label))
     return items

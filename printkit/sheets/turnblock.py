@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 from printkit.layout import fonts
-from printkit.layout.common import BODY_SIZE, GREY, fitted, paragraph, section_header, text
+from printkit.layout.common import BODY_SIZE, fitted, paragraph, section_header, text
 from printkit.model.maps import GameMap
-from printkit.sheets.mapsections import DEFAULT, Block, Drawn, Metrics
+from printkit.sheets.mapsections import CAPTION, DEFAULT, Block, Drawn, Metrics
 from printkit.sheets.wording import cities_needed, one_explored
 
 
@@ -33,10 +33,10 @@ def turn_block(m: GameMap, mt: Metrics = DEFAULT, with_end: bool = True) -> Bloc
             items.append(text(x, yy - 3, action, BODY_SIZE, "bold"))
             items.append(fitted(x + label_w, yy - 3, what, w - label_w, BODY_SIZE))
         yy += 14
-        items.append(fitted(x, yy - 3, "The Navigator picks it and may take it twice.", w, BODY_SIZE - 1, fill=GREY))
+        items.append(fitted(x, yy - 3, "The Navigator picks it and may take it twice.", w, BODY_SIZE - 1, fill=CAPTION))
         yy += 11
         solo = f"Solo or {solo_from}+ players, roll 2 dice: {faces}"
-        items.append(fitted(x, yy - 3, solo, w, BODY_SIZE - 1, fill=GREY))
+        items.append(fitted(x, yy - 3, solo, w, BODY_SIZE - 1, fill=CAPTION))
         if not with_end:
             return Drawn(items, yy - y, [])
         yy += 8
