@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
+from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from printkit.layout import fonts
@@ -275,14 +276,19 @@ def _planned_map(
 class Composed(NamedTuple):
     """A map sheet before it is packed: what its pages share, where names go, its geometry and plan."""
 
-    shared: list[Item]
+    shared: tuple[Item, ...]
     slot: NameSlot
     fields: Fields
     plan: Plan
 
 
+@lru_cache(maxsize=16)
 def compose(m: GameMap, paper: str) -> Composed:
-    """Everything a map sheet shares between its pages, where each name goes, its geometry and its plan."""
+    """Everything a map sheet shares between its pages, where each name goes, its geometry and its plan.
+
+    Memoised: a map is frozen, so its sheet is laid out once per paper (``maps
+    validate``, ``render`` and ``--fields`` share it).
+    """
     width, height = page_size(paper, landscape=True)
     x0, y0 = MARGIN, MARGIN
     inner_w, inner_h = width - 2 * MARGIN, height - 2 * MARGIN
@@ -306,10 +312,10 @@ def compose(m: GameMap, paper: str) -> Composed:
     shared += _key(x0, p.key_y, p.left_w, m)[0]
     sections, boxes = _sections(m, p)
     shared += sections
-    return Composed(shared, slot, Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes)), p)
+    return Composed(tuple(shared), slot, Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes)), p)
 
 
-def _problems(m: GameMap, paper: str, shared: list[Item], fields: Fields) -> list[str]:
+def _problems(m: GameMap, paper: str, shared: tuple[Item, ...], fields: Fields) -> list[str]:
     """The layout check's findings, one line each: ``<map>: map sheet (A4): <cities>: <what>; <fix>``."""
     names = {c.id: c.name for c in m.cities}
     sizes = [(i.text, i.size) for i in shared if isinstance(i, Text)]
