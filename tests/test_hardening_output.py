@@ -307,17 +307,29 @@ def test_names_follow_the_one_rule(runner: CliRunner, tmp_path: Path, monkeypatc
     assert list(tmp_path.iterdir()) == []
 
 
-def test_long_map_name_is_shortened_on_the_ok_line(runner: CliRunner, tmp_path: Path) -> None:
+def test_long_map_name_is_shortened_in_what_validate_prints(runner: CliRunner, tmp_path: Path) -> None:
+    """A 5000-character name cannot fit the sheet's title: the layout check says so, echoing it shortened."""
     text = (MAPS / "europe.toml").read_text(encoding="utf-8")
     long_map = tmp_path / "long.toml"
     name_line = next(line for line in text.splitlines() if line.startswith("name ="))
     long_map.write_text(text.replace(name_line, f'name = "{"E" * 5000}"', 1), encoding="utf-8")
     before = long_map.read_bytes()
     result = runner.invoke(cli, ["maps", "validate", str(long_map)])
-    assert result.exit_code == 0, result.stderr
-    assert result.stdout.startswith(f"OK {long_map}: {'E' * 57}... (")
-    assert len(result.stdout) < 400
+    assert result.exit_code == 1
+    assert result.stderr.splitlines()[0] == (f"Error: {long_map}: map sheet (A4): text '{'E' * 56}... is 5.0 pt "
+                                             "(need 7.5); shorten it")
+    assert len(result.stderr) < 800
     assert long_map.read_bytes() == before
+
+
+def test_long_map_name_is_shortened_on_the_ok_line(runner: CliRunner, tmp_path: Path) -> None:
+    text = (MAPS / "europe.toml").read_text(encoding="utf-8")
+    long_map = tmp_path / ("m" * 200 + ".toml")
+    long_map.write_text(text, encoding="utf-8")
+    result = runner.invoke(cli, ["maps", "validate", str(long_map)])
+    assert result.exit_code == 0, result.stderr
+    assert result.stdout.startswith(f"OK {str(long_map)[:237]}...: Around Europe (")
+    assert len(result.stdout) < 400
 
 
 # ---------------------------------------------------------------- score --prompt
