@@ -56,13 +56,26 @@ def write_page(tmp_path: Path, *args: str) -> Path:
 
 
 def reload(driver: Any) -> None:
-    """Reload the page and wait until its script has drawn the saved game (a reload is asynchronous)."""
+    """Reload the page and wait until its script has drawn the game."""
     from selenium.webdriver.support.ui import WebDriverWait
 
     driver.refresh()
     WebDriverWait(driver, 10).until(
         lambda d: d.execute_script("return document.readyState") == "complete" and text(d, "#turn") != ""
     )
+
+
+def reload_shows(driver: Any, css: str, expected: str, seconds: float = 10.0) -> str:
+    """Reload until ``css`` reads ``expected``: Chromium commits localStorage asynchronously, after the click."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while True:
+        reload(driver)
+        shown = text(driver, css)
+        if shown == expected or time.monotonic() > deadline:
+            return shown
+        time.sleep(0.25)
 
 
 def open_page(driver: Any, page: Path) -> None:
@@ -125,8 +138,7 @@ def test_solo_game_of_twenty_rolls_reaches_the_end_screen(driver: Any, tmp_path:
     click(driver, "#roll")
     assert die_faces(driver) == [(rolls[19].a, rolls[19].a), (rolls[19].b, rolls[19].b)]
     # a reload keeps the game
-    reload(driver)
-    assert text(driver, "#turn") == "Turn 20 of 20"
+    assert reload_shows(driver, "#turn", "Turn 20 of 20") == "Turn 20 of 20"
     assert driver.find_element(By.ID, "end").is_displayed()
 
 
