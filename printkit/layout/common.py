@@ -37,7 +37,7 @@ MARGIN = 34.0
 """Safe margin for home printers (12 mm) on every side."""
 
 INK = "#000000"
-GREY = "#6b6b6b"
+GREY = "#4d4d4d"  # dark enough to print solid on a 1-bit (halftoning) printer
 LIGHT = "#e9e9e9"
 PAPER_WHITE = "#ffffff"
 
