@@ -75,6 +75,27 @@ def _write(document: Document, chosen: Format, target: Path) -> list[Path]:
     return backends.write(document, chosen, target)
 
 
+def _fields_text(document: Document, kind: str, fields_path: str | None) -> str | None:
+    """The sheet's field JSON if ``--fields`` asked for it (a usage error for sheets that have none)."""
+    from printkit.sheets.fields import FIELDS_META
+
+    if fields_path is None:
+        return None
+    if FIELDS_META not in document.meta:
+        raise click.BadParameter(f"the {kind} sheet does not describe its geometry; map sheets do",
+                                 param_hint="'--fields'")
+    if not Path(fields_path).parent.is_dir():
+        raise click.BadParameter(f"folder {str(Path(fields_path).parent)!r} does not exist", param_hint="'--fields'")
+    return document.meta[FIELDS_META]
+
+
+def _write_fields(path: Path, data: str) -> None:
+    """Write the field JSON atomically."""
+    from printkit.files import atomic_write
+
+    atomic_write(path, data.encode("utf-8"))
+
+
 @click.command(name="render", cls=FactsCommand, facts=_facts)
 @click.argument("kind", metavar="KIND")
 @click.argument("subject", metavar="MAP")
@@ -88,8 +109,10 @@ def _write(document: Document, chosen: Format, target: Path) -> list[Path]:
               help="Output file; '-' writes to stdout (default: output/<kind>-<map>-<paper>.<ext>).")
 @click.option("--seed", type=int, default=0, show_default=True,
               help="Seed for anything random (sheets are not random today; kept for reproducible scripts).")
+@click.option("--fields", "fields_path", metavar="FILE.json",
+              help="Also write the first page's geometry (cities, routes, boxes) as JSON (map sheets).")
 def render(kind: str, subject: str, players: int | None, names: str | None, fmt: str | None, paper: str,
-           output: str | None, seed: int) -> None:
+           output: str | None, seed: int, fields_path: str | None) -> None:
     """Render sheet KIND ({kinds}) of MAP to PDF, SVG or PNG.
 
     MAP is a bundled map ({maps}), a map .toml file, or another game
@@ -111,6 +134,7 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
     except backends.OutputError as exc:
         raise click.BadParameter(str(exc), param_hint="'-o' / '--output'") from None
     document = _build(kind, subject, roster, paper.lower())
+    fields = _fields_text(document, kind, fields_path)
     count = backends.file_count(document, chosen)
     if output == "-":
         if count != 1:
@@ -119,6 +143,8 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
                 "use -o PATH (or --format pdf) instead of -o -"
             )
         sys.stdout.buffer.write(backends.render(document, chosen)[0])
+        if fields_path is not None and fields is not None:
+            _write_fields(Path(fields_path), fields)
         return
     target = Path(output) if output else default_output(kind, subject, paper.lower(), chosen, len(roster))
     if not output:
@@ -126,6 +152,8 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
     elif not target.parent.is_dir():
         raise click.BadParameter(f"folder {str(target.parent)!r} does not exist", param_hint="'-o' / '--output'")
     paths = _write(document, chosen, target)
+    if fields_path is not None and fields is not None:
+        _write_fields(Path(fields_path), fields)
     pages = len(document.pages)
     where = str(paths[0]) if len(paths) == 1 else f"{paths[0]} ... {paths[-1].name}"
     click.echo(f"Wrote {where} ({pages} page{'s' if pages != 1 else ''}, {chosen.upper()}, {PAPER_NAMES[paper.lower()]})")

@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import NamedTuple
 
 from printkit.layout import fonts
 from printkit.layout.common import (
@@ -20,7 +21,6 @@ from printkit.layout.common import (
     INK,
     LIGHT,
     PAPER_WHITE,
-    box_row,
     checkbox,
     fitted,
     paragraph,
@@ -40,7 +40,19 @@ SCORE_CLEAR = 48.0
 """Room a row of boxes leaves at a block's right edge for the ``= [ ]`` score box."""
 SMALL = 8.0  # captions under boxes (grey); numbers themselves are BODY_SIZE
 
-Block = Callable[[float, float, float], tuple[list[Item], float]]
+BoxIds = list[tuple[str, Rect]]
+"""Write-in boxes a block drew, each with its game-file key (``souvenirs.hats.1``)."""
+
+
+class Drawn(NamedTuple):
+    """What a block drew at a place: its items, its height and its named boxes."""
+
+    items: list[Item]
+    height: float
+    boxes: BoxIds
+
+
+Block = Callable[[float, float, float], Drawn]
 MAX_SCALE = 1.3
 """The largest box scale: boxes 13 -> 16.9 pt (rows may stretch further, see Metrics.rows)."""
 
@@ -89,13 +101,19 @@ def _badge(cx: float, cy: float, value: str) -> list[Item]:
     ]
 
 
-def _score_box(x: float, y: float, label: str = "=") -> list[Item]:
-    """A write-in box for a section's points, right edge at x."""
+def _score_box(x: float, y: float, ids: BoxIds, key: str, label: str = "=") -> list[Item]:
+    """A write-in box for a section's points, right edge at x, named ``score.<key>`` in ``ids``."""
     w, h = 34.0, 18.0
-    return [
-        text(x - w - 4, y + 12.5, label, BODY_SIZE, "bold", "end"),
-        Rect(x - w, y, w, h, Style(stroke=INK, fill=PAPER_WHITE, width=1.1), radius=2),
-    ]
+    box = Rect(x - w, y, w, h, Style(stroke=INK, fill=PAPER_WHITE, width=1.1), radius=2)
+    ids.append((f"score.{key}", box))
+    return [text(x - w - 4, y + 12.5, label, BODY_SIZE, "bold", "end"), box]
+
+
+def _named_row(x: float, y: float, count: int, mt: Metrics, ids: BoxIds, key: str) -> list[Item]:
+    """``count`` boxes in a row, named ``<key>.1`` (leftmost) ... in ``ids``."""
+    row = [checkbox(x + i * (mt.box + mt.gap), y, mt.box) for i in range(count)]
+    ids += [(f"{key}.{n}", r) for n, r in enumerate(row, 1)]
+    return list(row)
 
 
 def _kind_label(x: float, y: float, icon: str, name: str, mt: Metrics) -> list[Item]:
@@ -119,30 +137,31 @@ def _threshold_row(t: Track) -> bool:
     return all(p == 0 for p in t.row_points[:-1])
 
 
-def track_block(t: Track, subtitle: str = "", mt: Metrics = DEFAULT) -> Block:
-    """A block for one mark section (rows of boxes, or single boxes for rare kinds)."""
+def track_block(t: Track, key: str, subtitle: str = "", mt: Metrics = DEFAULT) -> Block:
+    """A block for one mark section (rows of boxes, or single boxes for rare kinds); boxes ``key.<kind>.<n>``."""
 
-    def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
+    def draw(x: float, y: float, w: float) -> Drawn:
         notes: list[str] = []
         if t.majority is not None:
             notes.append(f"most marks +{t.majority.most}, tied +{t.majority.tied} (multiplayer)")
         if t.first_bonus:
             notes.append(f"+{t.first_bonus} if you marked it first")
         items, hh = section_header(x, y, w, t.name, subtitle)
+        ids: BoxIds = []
         yy = y + hh
         bx = x + NAME_W
         if t.boxes == 1:
-            return _single_boxes(t, x, yy, w, items, notes, y, mt)
+            return _single_boxes(t, key, (x, yy, w, y), items, notes, mt)
         threshold = _threshold_row(t)
         if bx + t.boxes * (mt.box + mt.gap) > x + w - SCORE_CLEAR:
-            return items, math.inf  # too wide at this scale: the planner takes a smaller one
+            return Drawn(items, math.inf, ids)  # too wide at this scale: the planner takes a smaller one
         badge_x = bx + t.boxes * (mt.box + mt.gap) + 10
         if threshold:
             items.append(text(badge_x, yy + 7, "row", SMALL, anchor="middle", fill=GREY))
             yy += 9
         for kind in t.kinds:
             items += _kind_label(x, yy, kind.icon, kind.name, mt)
-            items += box_row(bx, yy + (mt.row_h - mt.box) / 2, t.boxes, mt.box, mt.gap)
+            items += _named_row(bx, yy + (mt.row_h - mt.box) / 2, t.boxes, mt, ids, f"{key}.{kind.id}")
             if threshold:
                 items += _badge(badge_x, yy + mt.row_h / 2, str(t.row_points[-1]))
             yy += mt.row_h
@@ -156,16 +175,21 @@ def track_block(t: Track, subtitle: str = "", mt: Metrics = DEFAULT) -> Block:
         for note in notes:
             yy += 12
             items.append(fitted(x, yy, note, w - 50, BODY_SIZE, fill=INK))
-        items += _score_box(x + w, yy - 13)
-        return items, yy - y + 6
+        items += _score_box(x + w, yy - 13, ids, t.id)
+        return Drawn(items, yy - y + 6, ids)
 
     return draw
 
 
 def _single_boxes(
-    t: Track, x: float, yy: float, w: float, items: list[Item], notes: list[str], top: float, mt: Metrics
-) -> tuple[list[Item], float]:
-    """Rare kinds: one box each, two per line, the points printed once."""
+    t: Track, key: str, at: tuple[float, float, float, float], items: list[Item], notes: list[str], mt: Metrics
+) -> Drawn:
+    """Rare kinds: one box each (``key.<kind>.1``), two per line, the points printed once.
+
+    ``at`` is (x, top of the rows, width, top of the block).
+    """
+    x, yy, w, top = at
+    ids: BoxIds = []
     col_w2 = (w - 40) / 2
     fits = all(fonts.text_width(k.name, 8.5, "bold") <= col_w2 - mt.icon - mt.box - 14 for k in t.kinds)
     per_line = 2 if fits else 1
@@ -177,31 +201,34 @@ def _single_boxes(
         items.append(Icon(kind.icon, kx, ky + (mt.row_h - mt.icon) / 2 - 1, mt.icon))
         items.append(fitted(kx + mt.icon + 4, ky + mt.row_h / 2 + 2, kind.name, col_w - mt.icon - mt.box - 14,
                             BODY_SIZE, "bold"))
-        items.append(checkbox(kx + col_w - mt.box - 6, ky + (mt.row_h - mt.box) / 2, mt.box))
+        items += _named_row(kx + col_w - mt.box - 6, ky + (mt.row_h - mt.box) / 2, 1, mt, ids, f"{key}.{kind.id}")
     lines = (len(t.kinds) + per_line - 1) // per_line
     yy += lines * mt.row_h + 11
     parts = [f"{t.row_points[1]} each"] + notes
     items.append(fitted(x, yy, ", ".join(parts), w - 50, BODY_SIZE))
-    items += _score_box(x + w, yy - 13)
-    return items, yy - top + 6
+    items += _score_box(x + w, yy - 13, ids, t.id)
+    return Drawn(items, yy - top + 6, ids)
 
 
 def regions_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
     """Regions: each with its souvenirs and a box, then how completed regions score."""
     rs = m.region_scoring
 
-    def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
+    def draw(x: float, y: float, w: float) -> Drawn:
         note = {
             "table": "all cities visited",
             "per_region": f"all cities visited: {rs.points} each",
             "majority": "most cities visited",
         }[rs.mode]
         items, hh = section_header(x, y, w, "Regions", note)
+        ids: BoxIds = []
         yy = y + hh
         row_h = 15.0 * mt.scale * mt.rows
         tick = 12.0 * mt.scale
         for region in m.regions:
-            items.append(checkbox(x, yy + (row_h - tick) / 2, tick))
+            tick_box = checkbox(x, yy + (row_h - tick) / 2, tick)
+            ids.append((f"regions.{region.id}", tick_box))
+            items.append(tick_box)
             items.append(fitted(x + tick + 5, yy + row_h / 2 + 3.5, region.name, 108 - tick, BODY_SIZE, "bold"))
             for k, sid in enumerate(region.souvenirs):
                 icon = m.collect.kind(sid).icon if sid in m.collect.kind_ids else sid
@@ -228,8 +255,8 @@ def regions_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
         else:
             items.append(fitted(x, yy + 9, f"{rs.points} points per completed region", w - 50, BODY_SIZE))
             yy += 14
-        items += _score_box(x + w, yy - 20)
-        return items, yy - y + 2
+        items += _score_box(x + w, yy - 20, ids, "regions")
+        return Drawn(items, yy - y + 2, ids)
 
     return draw
 
@@ -237,17 +264,18 @@ def regions_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
 def iconic_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
     """Iconic (shield) cities: a box per city visited, the points under each count."""
 
-    def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
+    def draw(x: float, y: float, w: float) -> Drawn:
         items, hh = section_header(x, y, w, "Iconic cities", "shield cities visited")
+        ids: BoxIds = []
         yy = y + hh
         items.append(Icon("shield", x, yy + 2, mt.icon))
         n = len(m.iconic_table) - 1
         bx = x + NAME_W
-        items += box_row(bx, yy + 2, n, mt.box, mt.gap)
+        items += _named_row(bx, yy + 2, n, mt, ids, "iconic")
         yy += mt.row_h + 10
         items += _points_under(bx, yy, [str(p) for p in m.iconic_table[1:]], "visited", mt)
-        items += _score_box(x + w, yy - 13)
-        return items, yy - y + 10
+        items += _score_box(x + w, yy - 13, ids, "iconic")
+        return Drawn(items, yy - y + 10, ids)
 
     return draw
 
@@ -255,21 +283,25 @@ def iconic_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
 def finish_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
     """Speed bonus and the grand total."""
 
-    def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
+    def draw(x: float, y: float, w: float) -> Drawn:
         items, hh = section_header(x, y, w, "Speed bonus")
+        ids: BoxIds = []
         yy = y + hh
         need = cities_needed(m)
-        items.append(checkbox(x, yy + 2, 12))
+        speed = checkbox(x, yy + 2, 12)
+        ids.append(("speed", speed))
+        items.append(speed)
         items.append(fitted(x + 17, yy + 12, f"{need} in every region, back at start", w - 100, BODY_SIZE))
         items += _badge(x + w - 60, yy + 8, str(m.speed_bonus))
-        items += _score_box(x + w, yy - 1)
+        items += _score_box(x + w, yy - 1, ids, "speed")
         yy += 28
         total_h = 30 * mt.scale
         items.append(Rect(x, yy, w, total_h, Style(stroke=INK, fill=LIGHT, width=1.4), radius=3))
         items.append(text(x + 8, yy + total_h / 2 + 5, "TOTAL", 13, "bold"))
-        items.append(Rect(x + w - 70, yy + 4, 64, total_h - 8, Style(stroke=INK, fill=PAPER_WHITE, width=1.2),
-                          radius=2))
-        return items, yy + total_h - y
+        total = Rect(x + w - 70, yy + 4, 64, total_h - 8, Style(stroke=INK, fill=PAPER_WHITE, width=1.2), radius=2)
+        ids.append(("total", total))
+        items.append(total)
+        return Drawn(items, yy + total_h - y, ids)
 
     return draw
 
@@ -288,7 +320,7 @@ def turn_block(m: GameMap, mt: Metrics = DEFAULT, with_end: bool = True) -> Bloc
     solo_from = m.max_multiplayer + 1
     faces = m.dice.legend()
 
-    def draw(x: float, y: float, w: float) -> tuple[list[Item], float]:
+    def draw(x: float, y: float, w: float) -> Drawn:
         items, hh = section_header(x, y, w, "Each turn", "everyone takes the action")
         yy = y + hh
         row_h = 13.0 * mt.scale * mt.rows
@@ -303,20 +335,20 @@ def turn_block(m: GameMap, mt: Metrics = DEFAULT, with_end: bool = True) -> Bloc
         solo = f"Solo or {solo_from}+ players, roll 2 dice: {faces}"
         items.append(fitted(x, yy - 3, solo, w, BODY_SIZE - 1, fill=GREY))
         if not with_end:
-            return items, yy - y
+            return Drawn(items, yy - y, [])
         yy += 8
         para, ph = paragraph(x, yy, w, end, BODY_SIZE)
         items += para
-        return items, yy + ph - y
+        return Drawn(items, yy + ph - y, [])
 
     return draw
 
 
 def blocks(m: GameMap, mt: Metrics = DEFAULT) -> list[Block]:
     """Every scoring block of the map, in reading order (Speed bonus and TOTAL last)."""
-    out: list[Block] = [track_block(m.collect, "souvenirs of your region", mt)]
+    out: list[Block] = [track_block(m.collect, "souvenirs", "souvenirs of your region", mt)]
     for t in m.explore:
-        out.append(track_block(t, f"{explored(m)} of your city", mt))
+        out.append(track_block(t, m.explore_key, f"{explored(m)} of your city", mt))
     out.append(regions_block(m, mt))
     if m.iconic_table:
         out.append(iconic_block(m, mt))

@@ -8,6 +8,7 @@ drawn once as a Form, so a pack of N sheets costs little more than one.
 from __future__ import annotations
 
 import math
+from dataclasses import replace
 from typing import TYPE_CHECKING
 
 from printkit.layout import fonts
@@ -37,6 +38,7 @@ from printkit.layout.primitives import (
     Text,
 )
 from printkit.model.maps import City, GameMap
+from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, dumps, loads, union
 from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, Plan, plan
 from printkit.sheets.wording import explored
 
@@ -62,18 +64,20 @@ Points = dict[str, tuple[float, float]]
 """Each city's point on the sheet, by city id."""
 
 
-def _sections(p: Plan) -> list[Item]:
-    """The scoring blocks drawn in their columns; the last block sits at its column's foot."""
+def _sections(p: Plan) -> tuple[list[Item], list[BoxField]]:
+    """The scoring blocks drawn in their columns (the last at its column's foot), and their named boxes."""
     items: list[Item] = []
+    boxes: list[BoxField] = []
     last = len(p.blocks) - 1
     for col in p.columns:
         yy = col.box.y
         for i, h in zip(col.blocks, col.heights):
             y = col.box.bottom - h if i == last else yy
-            drawn, _ = p.blocks[i](col.box.x, y, col.box.w)
-            items += drawn
+            drawn = p.blocks[i](col.box.x, y, col.box.w)
+            items += drawn.items
+            boxes += [BoxField(key, (r.x, r.y, r.x + r.w, r.y + r.h)) for key, r in drawn.boxes]
             yy += h + BLOCK_GAP
-    return items
+    return items, boxes
 
 
 def _sight_icons(city: City, m: GameMap) -> list[str]:
@@ -118,8 +122,8 @@ def _icon_spot(
     return None
 
 
-def _map_items(m: GameMap, box: Box) -> list[Item]:
-    """Land, routes, cities, sight icons and labels inside ``box``."""
+def _map_items(m: GameMap, box: Box) -> tuple[list[Item], list[CityField], list[RouteField]]:
+    """Land, routes, cities, sight icons and labels inside ``box``, and where its cities and routes are."""
     from printkit.layout.geo import MapFrame
 
     inner = box.grow(-MAP_PAD)
@@ -142,24 +146,37 @@ def _map_items(m: GameMap, box: Box) -> list[Item]:
         px, py = points[c.id]
         placer.block(Box(px - CITY_R - 1, py - CITY_R - 1, 2 * CITY_R + 2, 2 * CITY_R + 2))
     glyphs = [_city_glyph(c, *points[c.id]) for c in m.cities]
-    icons, labels = _city_labels(m, points, placer)
+    icons, labels, tags = _city_labels(m, points, placer)
     regions = _region_names(m, points, placer)
     items += regions + glyphs + icons + labels
     items.append(Rect(box.x, box.y, box.w, box.h, FRAME))
-    return items
+    cities = [CityField(c.id, points[c.id], city_radius(c), union(tags[c.id])) for c in m.cities]
+    routes = [RouteField(r.a, r.b, (points[r.a], points[r.b])) for r in m.routes]
+    return items, cities, routes
+
+
+def city_radius(c: City) -> float:
+    """The radius of a city's circle (an iconic city's shield: half its side)."""
+    return CITY_R + 2 if c.iconic else CITY_R
+
+
+def _corners(b: Box) -> Rect4:
+    return (b.x, b.y, b.right, b.bottom)
 
 
 
 def _city_glyph(c: City, px: float, py: float) -> Item:
     """A city's circle, or the shield of an iconic city."""
     if c.iconic:
-        s = 2 * CITY_R + 4
+        s = 2 * city_radius(c)
         return Icon("shield", px - s / 2, py - s / 2, s)
     return Circle(px, py, CITY_R, CITY)
 
 
-def _city_labels(m: GameMap, points: Points, placer: LabelPlacer) -> tuple[list[Item], list[Item]]:
-    """Each city's name (with a leader line if it moved off) and its sight icons: (icons, labels).
+def _city_labels(
+    m: GameMap, points: Points, placer: LabelPlacer
+) -> tuple[list[Item], list[Item], dict[str, list[Rect4]]]:
+    """Each city's name (with a leader line if it moved off) and its sight icons: (icons, labels, tag parts).
 
     The most crowded cities are placed first, while there is still room.
     """
@@ -170,6 +187,7 @@ def _city_labels(m: GameMap, points: Points, placer: LabelPlacer) -> tuple[list[
 
     icons: list[Item] = []
     labels: list[Item] = []
+    tags: dict[str, list[Rect4]] = {}
     for c in sorted(m.cities, key=crowd, reverse=True):  # stable: file order among equals
         px, py = points[c.id]
         label = placer.place(c.name, px, py, CITY_R + 1.5, SMALL_SIZE, "bold" if c.iconic else "regular")
@@ -177,6 +195,7 @@ def _city_labels(m: GameMap, points: Points, placer: LabelPlacer) -> tuple[list[
             raise LayoutError(f"{m.source or m.id}: no room for the label of {c.name} on the map")
         labels += _leader(px, py, label)
         labels.append(label)
+        tags[c.id] = [_corners(text_box(label))]
         names = _sight_icons(c, m)
         if not names:
             continue
@@ -187,7 +206,9 @@ def _city_labels(m: GameMap, points: Points, placer: LabelPlacer) -> tuple[list[
         for k, name in enumerate(names):
             step = k * (size + 1.5)
             icons.append(Icon(name, ix, iy + step, size) if stacked else Icon(name, ix + step, iy, size))
-    return icons, labels
+        long = len(names) * size + (len(names) - 1) * 1.5
+        tags[c.id].append((ix, iy, ix + (size if stacked else long), iy + (long if stacked else size)))
+    return icons, labels, tags
 
 
 def _region_names(m: GameMap, points: Points, placer: LabelPlacer) -> list[Item]:
@@ -285,7 +306,16 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
                        Style(stroke=INK, width=0.7)))
     top = y0 + max(th, 40) + 8
     p = plan(m, x0, top, inner_w, y0 + inner_h - top, lambda w: _key(0, 0, w, m)[1] + 4)
-    shared += _map_items(m, p.map_box)
+    drawn, cities, routes = _map_items(m, p.map_box)
+    shared += drawn
     shared += _key(x0, p.key_y, p.left_w, m)[0]
-    shared += _sections(p)
-    return pack(width, height, shared, names, slot, f"{m.title} - map sheet", "map")
+    sections, boxes = _sections(p)
+    shared += sections
+    fields = Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes))
+    doc = pack(width, height, shared, names, slot, f"{m.title} - map sheet", "map")
+    return replace(doc, meta={**doc.meta, FIELDS_META: dumps(fields)})
+
+
+def sheet_fields(m: GameMap, paper: str) -> Fields:
+    """The geometry of ``m``'s map sheet on ``paper``, as :func:`build` drew it."""
+    return loads(build(m, [], paper).meta[FIELDS_META])
