@@ -46,6 +46,7 @@ OWNERS = {
     "jinja2": {"printkit.present.host"},
     "cv2": {"printkit.scan"},
     "numpy": {"printkit.scan"},
+    "zxingcpp": {"printkit.scan"},
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 
 import pytest
@@ -63,7 +64,8 @@ def test_nothing_overlaps_and_everything_is_inside_the_margins(kind: str, map_id
 
 
 def scan_marks(doc: Document, map_id: str, paper: str) -> list[Item]:
-    return identity.identity_items(load_map(map_id), paper, doc.width, doc.height, 1, "Ann")
+    layout = json.loads(doc.meta["fields"])["sheet"]["layout"]
+    return identity.identity_items(load_map(map_id), paper, layout, (doc.width, doc.height), 1, "Ann")
 
 
 @pytest.mark.parametrize("paper", PAPERS)
