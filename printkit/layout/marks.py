@@ -50,10 +50,14 @@ def _cells(black: list[list[bool]], x: float, y: float, cell: float) -> list[Ite
 
 
 def qr_matrix(payload: str) -> list[list[bool]]:
-    """The QR code's modules for ``payload`` (True = black), error level M or better, no quiet zone."""
+    """The QR code's modules for ``payload`` (True = black), no quiet zone.
+
+    The smallest code that holds it (error level L, raised where that costs no
+    size): bigger modules survive blur better than more redundancy does.
+    """
     import segno
 
-    code = segno.make_qr(payload, error="m", boost_error=True)
+    code = segno.make_qr(payload, error="l", boost_error=True)
     return [[bool(v) for v in row] for row in code.matrix]
 
 

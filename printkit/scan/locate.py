@@ -14,6 +14,8 @@ if TYPE_CHECKING:
 
 SCALE = 2.5
 """Pixels per point of the warped sheet (180 dpi): every read happens at this scale."""
+QR_SCALE = 6.0
+"""Pixels per point the QR code is warped at before decoding (finer than the sheet: small modules)."""
 PAPER_SIZES = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}
 """Landscape page sizes of the map sheets, points."""
 
@@ -63,8 +65,8 @@ def _paper(found: dict[int, Image], where: PageSource) -> str:
     return paper
 
 
-def warp(image: Image, where: PageSource) -> tuple[str, Image, int]:
-    """(paper, the image warped onto that paper's landscape page at SCALE, markers used), else a ScanError."""
+def warp(image: Image, where: PageSource) -> tuple[str, Image, Image, int]:
+    """(paper, the homography onto that paper's page at SCALE, the image warped by it, markers used)."""
     import cv2
     import numpy as np
 
@@ -82,7 +84,7 @@ def warp(image: Image, where: PageSource) -> tuple[str, Image, int]:
         raise ScanError(f"{where}: the corner markers do not frame a sheet")
     size = (round(width * SCALE), round(height * SCALE))
     warped = cv2.warpPerspective(image, h, size, flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255))
-    return paper, warped, sum(1 for k in range(4) if identity.PAPER_MARKERS[paper] + k in found)
+    return paper, h, warped, sum(1 for k in range(4) if identity.PAPER_MARKERS[paper] + k in found)
 
 
 def _decode_qr(crop: Image) -> str:
@@ -95,20 +97,27 @@ def _decode_qr(crop: Image) -> str:
     import zxingcpp
 
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
-    for image in (gray, cv2.resize(gray, None, fx=2.0, fy=2.0, interpolation=cv2.INTER_CUBIC)):
+    _, binary = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    sharp = cv2.addWeighted(gray, 2.5, cv2.GaussianBlur(gray, (0, 0), QR_SCALE * 0.6), -1.5, 0)
+    for image in (gray, binary, sharp):
         for code in zxingcpp.read_barcodes(image):
             if code.valid and code.text:
                 return str(code.text)
-    text, _, _ = cv2.QRCodeDetector().detectAndDecode(cv2.resize(gray, None, fx=3.0, fy=3.0))
+    text, _, _ = cv2.QRCodeDetector().detectAndDecode(gray)
     return str(text)
 
 
-def read_qr(warped: Image, where: PageSource) -> Identity:
-    """The sheet's identity from its QR code, else a ScanError."""
-    x0, y0, x1, y1 = identity.qr_box(warped.shape[1] / SCALE)
+def read_qr(image: Image, h: Image, width: float, where: PageSource) -> Identity:
+    """The sheet's identity from its QR code (warped straight from the image, finely), else a ScanError."""
+    import cv2
+    import numpy as np
+
+    x0, y0, x1, y1 = identity.qr_box(width)
     pad = 8.0
-    crop = warped[max(0, round((y0 - pad) * SCALE)) : round((y1 + pad) * SCALE),
-                  round((x0 - pad) * SCALE) : round((x1 + pad) * SCALE)]
+    f = QR_SCALE / SCALE
+    shift = np.array([[f, 0, -(x0 - pad) * QR_SCALE], [0, f, -(y0 - pad) * QR_SCALE], [0, 0, 1]])
+    side = round((x1 - x0 + 2 * pad) * QR_SCALE)
+    crop = cv2.warpPerspective(image, shift @ h, (side, side), flags=cv2.INTER_CUBIC, borderValue=(255, 255, 255))
     text = _decode_qr(crop)
     if not text:
         raise ScanError(f"{where}: the sheet's QR code cannot be read (blurred, torn or covered?)")
@@ -120,8 +129,8 @@ def read_qr(warped: Image, where: PageSource) -> Identity:
 
 def locate(image: Image, where: PageSource) -> Located:
     """Find the sheet in ``image``: markers, warp, QR code; a ScanError naming ``where`` if it cannot."""
-    paper, warped, markers = warp(image, where)
-    ident = read_qr(warped, where)
+    paper, h, warped, markers = warp(image, where)
+    ident = read_qr(image, h, PAPER_SIZES[paper][0], where)
     if ident.paper != paper:
         raise ScanError(f"{where}: the QR code says {ident.paper} paper but the corner markers say {paper}")
     return Located(ident, warped, markers)

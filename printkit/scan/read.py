@@ -21,6 +21,18 @@ ROUTE_REACH = 3.0
 """Points: ink this close to a route's line counts as drawing over it (hand jitter)."""
 ROUTE_DRAWN, ROUTE_EMPTY = 0.7, 0.3
 """Share of a route's visible stretch with ink on it: drawn at or above, not drawn at or below; between: uncertain."""
+END_CLEAR = 10.0
+"""Points beyond a route's end circles that are not read when the route is long enough (stars, other routes)."""
+MIN_CORE = 8
+"""Least sample points (1 pt apart) a route's middle stretch needs to be read on its own."""
+MIN_SHORT = 3
+"""A route with fewer visible sample points cannot be read at all (its circles touch)."""
+SHORT_REACH = 2.0
+"""Points: a short route counts only ink this close to its line (neighbours and stars lie beside it)."""
+SHORT_EMPTY, SHORT_DRAWN = 0.1, 0.9
+"""The stricter thresholds for a short route, read near its cities."""
+UNREADABLE = -1.0
+"""The measure of a route that cannot be read."""
 STAR_RING = 8.0
 """Points beyond a city's circle within which a star marks the starting city."""
 
@@ -72,40 +84,83 @@ def read_boxes(ink: Image, fields: Fields) -> dict[str, Read]:
     return reads
 
 
-def _samples(route: RouteField, fields: Fields) -> list[tuple[float, float]]:
-    """Points every 1 pt along a route's line, outside every circle and tag."""
-    out: list[tuple[float, float]] = []
-    keep_out = [(c.center, c.radius + 2.5) for c in fields.cities]
-    tags = [c.tag for c in fields.cities]
+def _samples(route: RouteField, fields: Fields) -> tuple[list[tuple[float, float]], bool]:
+    """Points every 1 pt along a route's line, outside every circle; away from its ends where there is room.
+
+    Printed names and icons need no keeping out (the blank sheet is
+    subtracted); near the route's own cities a start star or a neighbouring
+    drawn route may lie on the line, so those stretches are left out unless
+    the route is too short to read without them.
+    """
+    circles = [(c.center, c.radius + 2.5) for c in fields.cities]
+    ends = [(c.center, c.radius + END_CLEAR) for c in fields.cities if c.id in (route.a, route.b)]
+    visible: list[tuple[float, float]] = []
     for (ax, ay), (bx, by) in zip(route.points, route.points[1:]):
         n = max(1, int(math.hypot(bx - ax, by - ay)))
         for k in range(n + 1):
             x, y = ax + (bx - ax) * k / n, ay + (by - ay) * k / n
-            if any(math.hypot(x - cx, y - cy) < r for (cx, cy), r in keep_out):
-                continue
-            if any(t[0] - 0.5 <= x <= t[2] + 0.5 and t[1] - 0.5 <= y <= t[3] + 0.5 for t in tags):
-                continue
-            out.append((x, y))
-    return out
+            if not any(math.hypot(x - cx, y - cy) < r for (cx, cy), r in circles):
+                visible.append((x, y))
+    core = [(x, y) for x, y in visible if not any(math.hypot(x - cx, y - cy) < r for (cx, cy), r in ends)]
+    return (core, False) if len(core) >= MIN_CORE else (visible, True)
 
 
 @lru_cache(maxsize=16)
-def route_samples(fields: Fields) -> dict[str, tuple[tuple[float, float], ...]]:
-    """Each route's sample points (worked out once per sheet layout)."""
-    return {route.id: tuple(_samples(route, fields)) for route in fields.routes}
+def route_samples(fields: Fields) -> dict[str, tuple[tuple[tuple[float, float], ...], bool]]:
+    """Each route's sample points and whether it is short (worked out once per sheet layout)."""
+    out: dict[str, tuple[tuple[tuple[float, float], ...], bool]] = {}
+    for route in fields.routes:
+        points, short = _samples(route, fields)
+        out[route.id] = (tuple(points), short)
+    return out
 
 
-def read_routes(ink: Image, fields: Fields) -> dict[str, Read]:
-    """Every route drawn over or not: the share of its visible stretch with ink near the line."""
+def seg_dist(x: float, y: float, a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Distance from (x, y) to the segment a-b."""
+    (ax, ay), (bx, by) = a, b
+    dx, dy = bx - ax, by - ay
+    t = min(1.0, max(0.0, ((x - ax) * dx + (y - ay) * dy) / max(dx * dx + dy * dy, 1e-9)))
+    return math.hypot(x - ax - t * dx, y - ay - t * dy)
+
+
+def read_routes(ink: Image, fields: Fields, starred: frozenset[str] = frozenset()) -> dict[str, Read]:
+    """Every route drawn over or not: the share of its visible stretch with ink near the line.
+
+
+
+
+    """
     import cv2
 
-    k = _px(ROUTE_REACH) * 2 + 1
-    near = cv2.dilate(ink.astype("uint8"), cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    near = {reach: cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_px(reach) * 2 + 1,) * 2))
+            for reach in (ROUTE_REACH, SHORT_REACH)}
+    samples = route_samples(fields)
+    first = {rid: _route_read(rid, near, points, short) for rid, (points, short) in samples.items()}
+    lines = {r.id: r.points for r in fields.routes}
+    stars = [(c.center, c.radius + END_CLEAR) for c in fields.cities if c.id in starred]
+    drawn = [rid for rid, r in first.items() if r.on]
     reads: dict[str, Read] = {}
-    for rid, points in route_samples(fields).items():
-        hits = sum(1 for x, y in points if near[_px(y), _px(x)])
-        reads[rid] = _decide(rid, hits / max(1, len(points)), ROUTE_EMPTY, ROUTE_DRAWN)
+    for rid, (points, short) in samples.items():
+        others = [lines[o] for o in drawn if o != rid]
+        clear = tuple(p for p in points if all(seg_dist(*p, line[0], line[-1]) > 2 * ROUTE_REACH for line in others)
+                      and all(math.dist(p, c) > r for c, r in stars))
+        if len(clear) == len(points) or first[rid].measure == UNREADABLE:
+            reads[rid] = first[rid]
+        elif len(clear) >= MIN_SHORT:
+            reads[rid] = _route_read(rid, near, clear, short or len(clear) < MIN_CORE)
+        else:
+            reads[rid] = Read(rid, first[rid].on, first[rid].measure, min(first[rid].confidence, 0.3))
     return reads
+
+
+def _route_read(rid: str, near: dict[float, Image], points: tuple[tuple[float, float], ...], short: bool) -> Read:
+    """One route's read from its sample points on the widened ink (a short route: only ink on its line)."""
+    if len(points) < MIN_SHORT:
+        return Read(rid, False, UNREADABLE, 0.0)
+    widened = near[SHORT_REACH if short else ROUTE_REACH]
+    hits = sum(1 for x, y in points if widened[_px(y), _px(x)])
+    empty, drawn = (SHORT_EMPTY, SHORT_DRAWN) if short else (ROUTE_EMPTY, ROUTE_DRAWN)
+    return _decide(rid, hits / len(points), empty, drawn)
 
 
 def star_ink(ink: Image, fields: Fields) -> dict[str, float]:

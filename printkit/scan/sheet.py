@@ -5,7 +5,6 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from printkit.errors import PrintkitError
 from printkit.model.maps import GameMap
 from printkit.scan.images import PageSource, ScanError
 from printkit.scan.read import Read
@@ -50,11 +49,12 @@ class SheetRead:
 
 def _load_map(ident: Identity, where: PageSource) -> GameMap:
     """The map the QR code names, else a ScanError."""
+    from printkit.errors import UnknownMapError
     from printkit.loading.maps import load_map
 
     try:
         return load_map(ident.map)
-    except PrintkitError:
+    except UnknownMapError:
         raise ScanError(f"{where}: the sheet is for a map printkit does not have here ({ident.map!r})") from None
 
 
@@ -75,8 +75,9 @@ def read_sheet(image: Image, where: PageSource) -> SheetRead:
     unsure = sum(1 for r in boxes.values() if not r.certain)
     if boxes and unsure > BLANK_MAX * len(boxes):
         raise ScanError(f"{where}: {unsure} of {len(boxes)} boxes cannot be read (too blurred, dark or creased?)")
-    sheet = SheetRead(where, found.ident, m, boxes, read_routes(ink, blank.fields), star_ink(ink, blank.fields),
-                      found.warped)
+    star = star_ink(ink, blank.fields)
+    starred = frozenset(c for c, v in star.items() if v >= STAR_MIN)
+    sheet = SheetRead(where, found.ident, m, boxes, read_routes(ink, blank.fields, starred), star, found.warped)
     check_sheet(sheet)
     return sheet
 
@@ -108,12 +109,16 @@ def check_sheet(sheet: SheetRead) -> None:
     """The trail from the drawn routes, and every route that is unsure."""
     from printkit.scan.trail import trail
 
-    drawn = []
+    from printkit.scan.read import UNREADABLE
+
+    drawn = [_edge(sheet, rid) for rid, r in sheet.routes.items() if r.on]
+    touched = {c for edge in drawn for c in edge}
     for rid, r in sheet.routes.items():
-        if not r.certain:
+        if r.measure == UNREADABLE:
+            if touched & set(_edge(sheet, rid)):  # untouched cities: the route cannot be part of the trail
+                sheet.doubt(f"route.{rid}", 0.0, f"route {rid}: too short on the sheet to read; check it")
+        elif not r.certain:
             sheet.doubt(f"route.{rid}", r.confidence, f"route {rid}: drawn? ({r.measure:.0%} of it inked)")
-        if r.on:
-            drawn.append(_edge(sheet, rid))
     route, why = trail(sheet.m, drawn, sheet.star, STAR_MIN)
     if route is None:
         sheet.doubt("route", 0.2, f"route: {why}")

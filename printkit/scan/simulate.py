@@ -11,9 +11,10 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
+    from printkit.model.maps import GameMap, Route
     from printkit.scan.images import Image
     from printkit.sheets.fields import Fields
 
@@ -158,3 +159,48 @@ def render_page(document_page: bytes) -> Image:
     image = decode_image(document_page)
     assert image is not None
     return image
+
+
+def random_game(
+    m: GameMap, fields: Fields, rng: random.Random, avoid: frozenset[str] = frozenset()
+) -> tuple[Filled, dict[str, Any]]:
+    """A random legal sheet: a trail on the graph from a starting city, random rows, truthful ticks.
+
+    Returns what to draw and what the scan should read: the marks per row and
+    the trail's start, final city and routes (the order of a trail's routes
+    is not on the sheet), and the walk itself as ``route``. Cities and routes
+    (by id) in ``avoid`` are never visited or drawn.
+    """
+    from printkit.model import graph
+
+    start = rng.choice([c.id for c in m.cities if c.can_start and c.id not in avoid])
+    route: list[str] = [start]
+    used: list[Route] = []
+    for _ in range(rng.choice((0, 2, 4, 6, 8, 10, 14, 18))):
+        options = [r for r in graph.open_routes(m, route[-1], used) if not {r.a, r.b, f"{r.a}-{r.b}"} & avoid]
+        if not options:
+            break
+        step = rng.choice(options)
+        used.append(step)
+        route.append(step.b if step.a == route[-1] else step.a)
+    ids = {b.id for b in fields.boxes}
+    boxes: list[str] = []
+    counts: dict[str, dict[str, int]] = {"souvenirs": {}, m.explore_key: {}}
+    rows = [("souvenirs", k.id, m.collect.boxes) for k in m.collect.kinds]
+    rows += [(m.explore_key, k.id, t.boxes) for t in m.explore for k in t.kinds]
+    for key, kind, top in rows:
+        n = rng.choice((0, 0, 1, 2, 3, top, rng.randint(0, top)))
+        n = min(n, top)
+        counts[key][kind] = n
+        boxes += [f"{key}.{kind}.{i}" for i in range(1, n + 1) if f"{key}.{kind}.{i}" in ids]
+    seen = set(route)
+    for r in m.regions:
+        cities = m.region_cities(r.id)
+        if cities and all(c.id in seen for c in cities) and f"regions.{r.id}" in ids:
+            boxes.append(f"regions.{r.id}")
+    visited = {r.id: sum(1 for c in m.region_cities(r.id) if c.id in seen) for r in m.regions}
+    if m.every_region_visited(visited) and len(route) > 1 and route[0] == route[-1] and "speed" in ids:
+        boxes.append("speed")
+    route_ids = tuple(f"{r.a}-{r.b}" for r in used)
+    truth = {**counts, "start": start, "final": route[-1], "routes": frozenset(route_ids), "route": route}
+    return Filled(tuple(boxes), route_ids, start), truth
