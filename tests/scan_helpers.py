@@ -69,3 +69,22 @@ def truth_doc(map_id: str, names: tuple[str, ...], truths: list[dict[str, Any]])
     players = [{"name": n, "souvenirs": t["souvenirs"], m.explore_key: t[m.explore_key], "route": t["route"]}
                for n, t in zip(names, truths)]
     return {"map": map_id, "players": players}
+
+
+@lru_cache(maxsize=None)
+def pack_pages(map_id: str, paper: str, names: tuple[str, ...], dpi: int) -> tuple[tuple[bytes, int, int, int], ...]:
+    """Every page of a pack rendered at once (one PDF, rasterised)."""
+    from printkit.backends.pdf import render_pdf
+    from printkit.backends.png import rasterise
+
+    return tuple(rasterise(render_pdf(sheets(map_id, paper, names)[0]), dpi, rgb=False))
+
+
+def pack_photo(map_id: str, paper: str, names: tuple[str, ...], index: int, filled: sim.Filled, seed: int,
+               shot: Capture) -> bytes:
+    """Like :func:`photo`, page ``index`` of a whole pack rendered at the capture's resolution."""
+    from printkit.scan.images import raw_image
+
+    image = raw_image(*pack_pages(map_id, paper, names, shot.dpi)[index])
+    sim.fill(image, shot.dpi / 72, sheets(map_id, paper, names)[1], filled, sim.Pen("black", 0.5, 0.6), random.Random(seed))
+    return capture(image, shot.dpi, shot, random.Random(seed + 1))

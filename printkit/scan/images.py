@@ -75,17 +75,26 @@ def pages(path: Path) -> Iterator[tuple[PageSource, Image | ScanError]]:
         yield PageSource(path), image
 
 
-def _pdf_pages(path: Path, data: bytes) -> Iterator[tuple[PageSource, Image | ScanError]]:
-    from printkit.backends.png import render_png_pages
+def raw_image(buf: bytes, width: int, height: int, stride: int) -> Image:
+    """A BGR image from packed pixel rows (3 bytes a pixel, ``stride`` bytes a row)."""
+    import numpy as np
 
+    rows = np.frombuffer(buf, dtype=np.uint8).reshape(height, stride)
+    image: Image = rows[:, : width * 3].reshape(height, width, 3).copy()
+    return image
+
+
+def _pdf_pages(path: Path, data: bytes) -> Iterator[tuple[PageSource, Image | ScanError]]:
+    """Each page of a PDF rasterised at PDF_DPI (pdfium, through the PNG backend's one user of it)."""
+    from printkit.backends.png import rasterise
+
+    count = 0
     try:
-        rendered = render_png_pages(data, PDF_DPI)
+        for count, (buf, width, height, stride) in enumerate(rasterise(data, PDF_DPI, rgb=False), start=1):
+            yield PageSource(path, count), raw_image(buf, width, height, stride)
     except Exception as exc:  # pypdfium2 raises its own PdfiumError for damaged files
-        yield PageSource(path), ScanError(f"{path}: not a readable PDF ({type(exc).__name__}: {exc})")
+        where = PageSource(path, count + 1) if count else PageSource(path)
+        yield where, ScanError(f"{where}: not a readable PDF ({type(exc).__name__}: {exc})")
         return
-    if not rendered:
+    if not count:
         yield PageSource(path), ScanError(f"{path}: the PDF has no pages")
-    for k, png in enumerate(rendered, start=1):
-        image = decode_image(png)
-        where = PageSource(path, k)
-        yield where, image if image is not None else ScanError(f"{where}: the page could not be rasterised")
