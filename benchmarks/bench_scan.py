@@ -74,6 +74,7 @@ def main() -> int:
     print(f"corpus: {len(sheets)} sheets in {time.perf_counter() - t0:.0f} s")
     boxes = boxes_right = routes = routes_right = right = flagged = silent = refused = 0
     read_time_200, read_200 = 0.0, 0
+    reasons: dict[str, int] = {}
     for k, (map_id, data, truth, dpi) in enumerate(sheets):
         m = load_map(map_id)
         start = time.perf_counter()
@@ -99,6 +100,10 @@ def main() -> int:
                  and {s.route[0], s.route[-1]} == {truth["start"], truth["final"]})
         if s.uncertain:
             flagged += 1
+            for u in s.uncertain:
+                kind = "short route" if "too short" in u.message else "trail" if u.field == "route" else \
+                    "route" if u.field.startswith("route.") else "row gap" if "gaps" in u.message else "box"
+                reasons[kind] = reasons.get(kind, 0) + 1
         elif exact:
             right += 1
         else:
@@ -114,6 +119,7 @@ def main() -> int:
         "sheets wrong and not flagged": silent,
         "sheets/s at 200 dpi": read_200 / max(read_time_200, 1e-9),
     }
+    print("unsure reads by kind:", ", ".join(f"{k} {v}" for k, v in sorted(reasons.items())) or "none")
     missed = False
     for name, value in rows.items():
         target = TARGETS.get(name)
