@@ -15,7 +15,7 @@ import printkit.resources
 from printkit.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-EXPECTED_COMMANDS = ["maps", "render", "score", "roll", "turns", "host", "abby", "wereldsteden"]
+EXPECTED_COMMANDS = ["maps", "render", "score", "scan", "roll", "turns", "host", "abby", "wereldsteden"]
 
 
 def _all_commands() -> list[tuple[str, click.Command]]:
@@ -85,6 +85,7 @@ READS_DATA = {
     "maps": [], "maps show": ["world"], "maps validate": ["{maps}/world.toml"],
     "render": ["passport", "globetrotting", "-o", "p.pdf"],
     "score": [str(ROOT / "tests" / "data" / "games" / "world-chris.toml")],
+    "scan": [str(ROOT / "tests" / "data" / "scan" / "world-ann.jpg")],
     "turns start": [], "host": ["-o", "host.html"],
     "abby start": ["--bucket-cards", "3"], "abby turn": ["--cards", "1,2,3", "--chose", "1", "--airfare", "2"],
     "abby undo": [], "abby status": [], "abby score": [],

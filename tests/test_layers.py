@@ -47,6 +47,7 @@ OWNERS = {
     "jinja2": {"printkit.present.host"},
     "cv2": {"printkit.scan"},
     "numpy": {"printkit.scan"},
+    "zxingcpp": {"printkit.scan"},
 }
 
 

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 
 import pytest
@@ -12,7 +13,7 @@ from printkit.layout.common import LayoutError, check_glyphs, name_text, page_si
 from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import Circle, Document, Icon, Item, Line, Text
 from printkit.loading.maps import bundled_maps, load_map
-from printkit.sheets import mapsheet, scorepad
+from printkit.sheets import identity, mapsheet, scorepad
 from printkit.sheets.atw import SHEETS as BUILDERS
 
 MAPS = bundled_maps()
@@ -45,7 +46,26 @@ def test_nothing_overlaps_and_everything_is_inside_the_margins(kind: str, map_id
     assert (doc.width, doc.height) == page_size(paper, landscape)
     items = page_items(doc)
     assert overlapping_texts(items) == []
-    assert outside(items, printable_area(doc.width, doc.height)) == []
+    marks = scan_marks(doc, map_id, paper) if landscape else []
+    assert all(mark in items for mark in marks)
+    rest = [i for i in items if i not in marks]
+    assert outside(rest, printable_area(doc.width, doc.height)) == []
+    if not landscape:
+        return
+    assert len(marks) > 100  # four markers and a QR code on every map sheet
+    # the scan's marks sit in the margin, clear of the edge a printer cannot print, and touch nothing else
+    assert outside(marks, Box(14, 14, doc.width - 28, doc.height - 28), tol=0.0) == []
+    quiet = [Box(x0, y0, x1 - x0, y1 - y0).grow(2.5) for _, x0, y0, x1, y1 in identity.marker_boxes(paper, doc.width, doc.height)]
+    qx0, qy0, qx1, qy1 = identity.qr_box(doc.width)
+    quiet.append(Box(qx0, qy0, qx1 - qx0, qy1 - qy0).grow(4.0))
+    for item in rest:
+        box = item_box(item)
+        assert box is None or not any(box.intersects(q) for q in quiet), item
+
+
+def scan_marks(doc: Document, map_id: str, paper: str) -> list[Item]:
+    layout = json.loads(doc.meta["fields"])["sheet"]["layout"]
+    return identity.identity_items(load_map(map_id), paper, layout, (doc.width, doc.height), 1, "Ann")
 
 
 @pytest.mark.parametrize("paper", PAPERS)

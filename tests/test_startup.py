@@ -17,7 +17,9 @@ ROOT = Path(__file__).resolve().parents[1]
 HEAVY = [
     "reportlab", "svgwrite", "fontTools", "jinja2", "pypdf", "pypdfium2", "pdfplumber", "PIL",
     "tomllib", "fractions", "decimal", "printkit.loading.maps", "printkit.model.maps", "printkit.layout",
+    "cv2", "numpy", "zxingcpp", "segno", "printkit.scan",
 ]
+SCAN = ["cv2", "numpy", "zxingcpp", "printkit.scan"]
 
 # Run the CLI in a fresh interpreter, then report which modules got imported.
 PROBE = """
@@ -79,3 +81,11 @@ def test_help_imports_nothing_heavy(command: list[str]) -> None:
     assert code == 0
     assert heavy_in(modules) == []
     assert "printkit.loading.games" not in modules and "printkit.sheets" not in modules
+
+
+def test_render_and_scan_help_import_no_scan_library(tmp_path: Path) -> None:
+    code, modules = loaded_after("render", "map", "world", "-o", str(tmp_path / "w.pdf"))
+    assert code == 0 and "segno" in modules  # the probe did draw the QR code
+    assert [m for m in SCAN if any(n == m or n.startswith(m + ".") for n in modules)] == []
+    code, modules = loaded_after("scan", "--help")
+    assert code == 0 and [m for m in SCAN if any(n == m or n.startswith(m + ".") for n in modules)] == []

@@ -10,7 +10,7 @@ from __future__ import annotations
 import math
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
 from printkit.layout.primitives import Document
@@ -50,28 +50,33 @@ def pixels(points: float, dpi: int) -> int:
     return math.ceil(round(points * dpi / 72, 6))
 
 
-def render_png_pages(
-    pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None
-) -> list[bytes]:
-    """Every page of a PDF as PNG bytes at ``dpi``; ``progress(1)`` after each page."""
+def rasterise(pdf_bytes: bytes, dpi: int, rgb: bool = True) -> Iterator[tuple[bytes, int, int, int]]:
+    """Each page of a PDF as packed pixel rows: (bytes, width, height, stride); RGB, or BGR if not ``rgb``."""
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(pdf_bytes)
     try:
-        out: list[bytes] = []
         for index in range(len(pdf)):
             page = pdf[index]
-            bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255))
-            buf = bytes(bitmap.buffer)
+            bitmap = page.render(scale=dpi / 72, rev_byteorder=rgb, fill_color=(255, 255, 255, 255))
             width, height = (min(pixels(pt, dpi), px) for pt, px in zip(page.get_size(), (bitmap.width, bitmap.height)))
-            out.append(encode_png(buf, width, height, bitmap.stride, dpi))
+            yield bytes(bitmap.buffer), width, height, bitmap.stride
             bitmap.close()
             page.close()
-            if progress is not None:
-                progress(1)
-        return out
     finally:
         pdf.close()
+
+
+def render_png_pages(
+    pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None
+) -> list[bytes]:
+    """Every page of a PDF as PNG bytes at ``dpi``; ``progress(1)`` after each page."""
+    out: list[bytes] = []
+    for buf, width, height, stride in rasterise(pdf_bytes, dpi):
+        out.append(encode_png(buf, width, height, stride, dpi))
+        if progress is not None:
+            progress(1)
+    return out
 
 
 def render_png_page(document: Document, index: int, dpi: int = DEFAULT_DPI) -> bytes:

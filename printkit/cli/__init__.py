@@ -27,6 +27,7 @@ COMMANDS: dict[str, tuple[str, str, str]] = {
     "maps": ("printkit.cli.maps_cmd", "maps", "List, show and validate map files."),
     "render": ("printkit.cli.render_cmd", "render", "Render map sheets, trackers and score pads."),
     "score": ("printkit.cli.score_cmd", "score", "Score a finished game and name the winner."),
+    "scan": ("printkit.cli.scan_cmd", "scan", "Score photos or scans of filled-in map sheets."),
     "roll": ("printkit.cli.roll_cmd", "roll", "Roll the two solo/party dice."),
     "turns": ("printkit.cli.turns_cmd", "turns", "Track a solo/party game turn by turn."),
     "host": ("printkit.cli.host_cmd", "host", "Write an offline host screen (HTML)."),

@@ -1,0 +1,106 @@
+"""``printkit scan``: photos or scans of filled-in map sheets, scored as one game."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+import click
+
+from printkit.errors import PrintkitError
+
+if TYPE_CHECKING:
+    from printkit.scan.game import ScannedGame
+
+UNSURE_EXIT = 3
+"""Exit status when every page was read but some reads are unsure (and --accept was not given)."""
+INSTALL_HINT = 'printkit scan needs OpenCV, numpy and zxing-cpp: pip install "printkit[scan]"'
+
+
+class ScanUnavailable(PrintkitError):
+    """The scan extra is not installed."""
+
+
+def _need_extra() -> None:
+    """Fail with the install hint unless the scan extra's libraries import."""
+    import importlib.util
+
+    if any(importlib.util.find_spec(name) is None for name in ("cv2", "numpy", "zxingcpp")):
+        raise ScanUnavailable(INSTALL_HINT)
+
+
+def _reads(game: ScannedGame) -> list[dict[str, Any]]:
+    return [{"player": who, "field": u.field, "confidence": u.confidence, "message": u.message}
+            for who, u in game.uncertain]
+
+
+def _save(game: ScannedGame, target: str) -> None:
+    """The game file, its unsure reads as comments at the top (TOML), for a person to correct."""
+    from printkit.files import atomic_write
+    from printkit.loading.records import dump_record
+
+    fmt = "json" if target.lower().endswith(".json") else "toml"
+    text = dump_record(game.doc, fmt)
+    if fmt == "toml" and game.uncertain:
+        notes = [f"# {who}: {u.message} (confidence {u.confidence:.2f})" for who, u in game.uncertain]
+        text = "# Read by printkit scan. Check these unsure reads, correct below, then: printkit score FILE\n" + \
+            "\n".join(notes) + "\n\n" + text
+    atomic_write(target, text.encode())
+    click.echo(f"Saved the game to {target}", err=True)
+
+
+@click.command(name="scan")
+@click.argument("files", nargs=-1, required=True, metavar="FILE...")
+@click.option("--mode", type=click.Choice(["multiplayer", "solo", "party"]),
+              help="The game's mode (default: by the number of sheets, as printkit score does).")
+@click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON, plus a 'reads' list of unsure reads.")
+@click.option("--save", type=click.Path(dir_okay=False), help="Save what was read as a game file (.toml or .json).")
+@click.option("--review", type=click.Path(file_okay=False), help="Write one overlay PNG per sheet into this folder.")
+@click.option("--accept", is_flag=True, help="Exit 0 even when some reads are unsure.")
+def scan(files: tuple[str, ...], mode: str | None, as_json: bool, save: str | None, review: str | None,
+         accept: bool) -> None:
+    """Score photographed or scanned map sheets: all sheets given form one game.
+
+    FILE is a PNG or JPEG photo or scan, a PDF of scanned pages (one sheet a
+    page), or a folder of them. Each sheet is found by its corner markers and
+    named by its QR code; every box and drawn route is read against the blank
+    sheet. Unsure reads are listed (and drawn red with --review).
+
+    Exit status: 0 all read; 1 a page could not be read (the others are still
+    scored); 3 some reads are unsure (0 with --accept).
+
+    \b
+    Example:
+      printkit scan scan.pdf
+      printkit scan photos/ --review review --save game.toml
+    """
+    _need_extra()
+    from printkit.cli.common import show_score
+    from printkit.scan.game import scan_game
+    from printkit.scan.run import scan_files, write_reviews
+
+    found = scan_files(list(files))
+    for line in found.errors:
+        click.echo(f"Error: {line}", err=True)
+    if not found.sheets:
+        raise SystemExit(1)
+    game = scan_game(list(found.sheets), mode)
+    if as_json:
+        import json
+
+        click.echo(json.dumps({**game.score.to_json(), "reads": _reads(game)}, indent=2, ensure_ascii=False))
+    else:
+        show_score(game.score, game.title)
+        for who, u in game.uncertain:
+            click.echo(f"Unsure: {who}: {u.message}", err=True)
+    if review:
+        for path in write_reviews(Path(review), found.sheets):
+            click.echo(f"Wrote {path}", err=True)
+    if save and not found.errors:
+        _save(game, save)
+    elif save:
+        click.echo(f"Not saved to {save}: some pages could not be read", err=True)
+    if found.errors:
+        raise SystemExit(1)
+    if game.uncertain and not accept:
+        raise SystemExit(UNSURE_EXIT)

@@ -1,0 +1,80 @@
+"""Marks that let a scanner find and identify a sheet: ArUco corner markers and a QR code.
+
+Pure functions returning primitives (vector squares), nothing to do with
+OpenCV: the marker bit patterns are OpenCV's ``DICT_4X4_50`` stored as data,
+and the QR code's module matrix comes from segno (imported inside
+:func:`qr_code`, so commands that draw no sheet stay light).
+"""
+
+from __future__ import annotations
+
+from printkit.layout.primitives import Item, Rect, Style
+
+ARUCO_4X4_50 = (0xB532, 0x0F9A, 0x332D, 0x9946, 0x549E, 0x79CD, 0x9E2E, 0xC4F2)
+"""The inner 4x4 bits (row by row, most significant first, 1 = white) of markers 0-7 of OpenCV's DICT_4X4_50."""
+MARKER_CELLS = 6
+"""A marker is 6 x 6 cells: a black border cell around the 4 x 4 bits."""
+PAYLOAD_TAG = "pk1"
+"""The first field of every printkit QR payload (and its format version)."""
+INK_FILL = Style(stroke=None, fill="#000000")
+
+
+def aruco_marker(marker_id: int, x: float, y: float, size: float) -> list[Item]:
+    """ArUco marker ``marker_id`` (DICT_4X4_50) as black squares, top-left (x, y), ``size`` points wide."""
+    bits = ARUCO_4X4_50[marker_id]
+    cell = size / MARKER_CELLS
+    black = [[True] * MARKER_CELLS for _ in range(MARKER_CELLS)]
+    for k in range(16):
+        if bits >> (15 - k) & 1:
+            black[1 + k // 4][1 + k % 4] = False
+    return _cells(black, x, y, cell)
+
+
+def _cells(black: list[list[bool]], x: float, y: float, cell: float) -> list[Item]:
+    """Black cells of a grid as rectangles, each row's runs merged into one (fewer, seamless shapes)."""
+    items: list[Item] = []
+    for r, row in enumerate(black):
+        c = 0
+        while c < len(row):
+            if not row[c]:
+                c += 1
+                continue
+            end = c
+            while end < len(row) and row[end]:
+                end += 1
+            # a hair of overlap downwards, so no white seam shows between rows at any zoom
+            h = cell * 1.02 if r < len(black) - 1 else cell
+            items.append(Rect(x + c * cell, y + r * cell, (end - c) * cell, h, INK_FILL))
+            c = end
+    return items
+
+
+def qr_matrix(payload: str) -> list[list[bool]]:
+    """The QR code's modules for ``payload`` (True = black), no quiet zone.
+
+    The smallest code that holds it (error level L, raised where that costs no
+    size): bigger modules survive blur better than more redundancy does.
+    """
+    import segno
+
+    code = segno.make_qr(payload, error="l", boost_error=True)
+    return [[bool(v) for v in row] for row in code.matrix]
+
+
+def qr_code(payload: str, x: float, y: float, size: float) -> list[Item]:
+    """A QR code for ``payload`` filling the square at (x, y) ``size`` points wide (quiet zone outside it)."""
+    matrix = qr_matrix(payload)
+    return _cells(matrix, x, y, size / len(matrix))
+
+
+def sheet_payload(map_id: str, paper: str, layout: str, page: int, name: str) -> str:
+    """The QR text of one sheet: ``pk1|<map>|<paper>|<layout>|<page>|<name>`` (page from 1)."""
+    return "|".join((PAYLOAD_TAG, map_id, paper.lower(), layout, str(page), name))
+
+
+def parse_payload(text: str) -> tuple[str, str, str, int, str] | None:
+    """(map, paper, layout, page, name) from a QR text, or None when it is not a printkit sheet's."""
+    parts = text.split("|", 5)
+    if len(parts) != 6 or parts[0] != PAYLOAD_TAG or not parts[4].isdigit():
+        return None
+    return parts[1], parts[2], parts[3], int(parts[4]), parts[5]

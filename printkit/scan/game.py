@@ -1,0 +1,118 @@
+"""All sheets of one ``printkit scan`` call as one game: the game file, its score, and every unsure read."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from printkit.scan.images import ScanError
+from printkit.scan.sheet import SheetRead, Uncertain, player_table
+
+if TYPE_CHECKING:
+    from printkit.model.maps import GameMap
+    from printkit.rules.report import GameScore
+
+
+@dataclass(frozen=True)
+class ScannedGame:
+    """The game file read off the sheets, its score, and the unsure reads as (player, read)."""
+
+    doc: dict[str, Any]
+    score: GameScore
+    title: str
+    uncertain: tuple[tuple[str, Uncertain], ...]
+
+
+def names_of(sheets: list[SheetRead]) -> list[str]:
+    """Each sheet's player: the name in its QR code, else ``Sheet 1``, ``Sheet 2``... (duplicates numbered)."""
+    names: list[str] = []
+    for k, s in enumerate(sheets, start=1):
+        name = s.ident.name.strip() or f"Sheet {k}"
+        while name.lower() in (n.lower() for n in names):
+            name = f"{name} ({k})"
+        names.append(name)
+    return names
+
+
+def _cross_check(s: SheetRead, m: GameMap) -> None:
+    """Region ticks and the speed tick must agree with the trail."""
+    if s.route is None:
+        return
+    seen = set(s.route)
+    for r in m.regions:
+        box = s.boxes.get(f"regions.{r.id}")
+        cities = m.region_cities(r.id)
+        done = bool(cities) and all(c.id in seen for c in cities)
+        if box is not None and box.on != done:
+            s.doubt(box.id, 0.3, f"{box.id}: {'ticked' if box.on else 'not ticked'}, but the drawn routes "
+                    f"{'visit' if done else 'do not visit'} every city of {r.name}")
+    _tally(s, m, seen)
+    speed = s.boxes.get("speed")
+    every = m.every_region_visited({r.id: sum(1 for c in m.region_cities(r.id) if c.id in seen) for r in m.regions})
+    finished = every and len(s.route) > 1 and s.route[0] == s.route[-1]
+    if speed is not None and speed.on != finished:
+        s.doubt("speed", 0.3, f"speed: {'ticked' if speed.on else 'not ticked'}, but the drawn routes "
+                f"{'finish' if finished else 'do not finish'} the trip")
+
+
+def _tally(s: SheetRead, m: GameMap, seen: set[str]) -> None:
+    """Europe's cities-per-region tally and the US iconic-city boxes must count what the trail visits."""
+    from printkit.scan.sheet import row_count
+
+    rows = [(f"visited.{r.id}", len(m.region_cities(r.id)), sum(1 for c in m.region_cities(r.id) if c.id in seen))
+            for r in m.regions]
+    rows.append(("iconic", len(m.iconic_cities), sum(1 for c in m.iconic_cities if c.id in seen)))
+    for prefix, top, want in rows:
+        if f"{prefix}.1" not in s.boxes:
+            continue
+        got = row_count(s, prefix, top)
+        if got != want:
+            s.doubt(prefix, 0.3, f"{prefix}: {got} marked, but the drawn routes visit {want}")
+
+
+def _mode(m: GameMap, count: int, mode: str | None) -> str:
+    """The mode asked for, else the one ``printkit score`` would pick for this many players."""
+    if mode:
+        return mode
+    return "solo" if count == 1 else "party" if count > m.max_multiplayer else "multiplayer"
+
+
+def _extras(s: SheetRead, m: GameMap, mode: str, table: dict[str, Any]) -> None:
+    """first_rare (multiplayer) and finished_turn (solo/party) where the sheet has boxes for them."""
+    firsts = [k.id for t in m.explore if t.first_bonus for k in t.kinds
+              if (b := s.boxes.get(f"first_rare.{k.id}")) is not None and b.on]
+    if firsts and mode == "multiplayer":
+        table["first_rare"] = firsts
+    route = s.route or []
+    seen = set(route)
+    every = m.every_region_visited({r.id: sum(1 for c in m.region_cities(r.id) if c.id in seen) for r in m.regions})
+    if mode != "multiplayer" and every and len(route) > 1 and route[0] == route[-1]:
+        turns = [n for n in range(1, m.solo.turns + 1) if (b := s.boxes.get(f"finished_turn.{n}")) is not None and b.on]
+        table["finished_turn"] = turns[0] if len(turns) == 1 else m.solo.turns
+        if len(turns) != 1:
+            s.doubt("finished_turn", 0.0, "finished_turn: the turn the trip ended on is not marked once on the "
+                    f"sheet (scored as turn {m.solo.turns}, no speed bonus): give it in the game file")
+
+
+def scan_game(sheets: list[SheetRead], mode: str | None = None) -> ScannedGame:
+    """One game from the sheets (all of one map); a ScanError if they are of different maps."""
+    from printkit import registry
+
+    maps = sorted({s.m.id for s in sheets})
+    if len(maps) > 1:
+        raise ScanError(f"the sheets are of different maps ({', '.join(maps)}): scan each game on its own")
+    m = sheets[0].m
+    chosen = _mode(m, len(sheets), mode)
+    players = []
+    for s, name in zip(sheets, names_of(sheets)):
+        table = player_table(s, name)
+        _cross_check(s, m)
+        _extras(s, m, chosen, table)
+        players.append(table)
+    doc: dict[str, Any] = {"map": m.id, "players": players}
+    if mode:
+        doc["mode"] = mode
+    score, title = registry.score_document(doc, "scanned sheets", Path("."))
+    unsure = tuple((p["name"], u) for s, p in zip(sheets, players) for u in s.uncertain)
+    return ScannedGame(doc, score, title, unsure)

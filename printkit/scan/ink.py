@@ -1,0 +1,79 @@
+"""The ink a player added: the warped scan compared with the blank sheet rendered from the same geometry."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from printkit.scan.locate import SCALE
+
+if TYPE_CHECKING:
+    from printkit.scan.images import Image
+    from printkit.sheets.fields import Fields
+
+INK_MARGIN = 60
+"""How much darker than the blank sheet (0-255, after normalising the light) a pixel must be to be ink."""
+LIGHT_WINDOW = 15.0
+"""Points: the paper's own brightness is estimated over windows this wide (uneven light, shadows)."""
+SLACK = 0.5
+"""Points: a printed line may sit this far off its place (registration, blur) without reading as ink."""
+
+
+@dataclass(frozen=True)
+class Blank:
+    """The blank sheet of one map, paper and layout: its fields and its picture at SCALE (darkest channel)."""
+
+    fields: Fields
+    gray: Image
+
+
+def darkest(image: Image) -> Image:
+    """Each pixel's darkest colour channel (blue ink and pencil read as dark as black)."""
+    import cv2
+
+    if image.ndim == 2:
+        return image
+    b, g, r = cv2.split(image)
+    return cv2.min(cv2.min(b, g), r)
+
+
+@lru_cache(maxsize=16)
+def blank_sheet(map_id: str, paper: str) -> Blank:
+    """The blank map sheet of ``map_id`` on ``paper``, rendered once per process."""
+    import cv2
+
+    from printkit import registry
+    from printkit.backends.png import render_png_page
+    from printkit.scan.images import decode_image
+    from printkit.sheets.fields import FIELDS_META, loads
+
+    document = registry.build_sheet("map", map_id, [""], paper)
+    png = render_png_page(document, 0, dpi=round(SCALE * 72))
+    image = decode_image(png)
+    assert image is not None  # our own PNG
+    gray = darkest(image)
+    size = (round(document.width * SCALE), round(document.height * SCALE))
+    if (gray.shape[1], gray.shape[0]) != size:
+        gray = cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
+    k = max(3, round(SLACK * SCALE) * 2 + 1)
+    return Blank(loads(document.meta[FIELDS_META]), cv2.erode(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))))
+
+
+def ink_mask(warped: Image, blank: Blank) -> Image:
+    """Pixels (1, else 0) where the scan is clearly darker than the blank sheet: the player's ink.
+
+    The darkest colour channel is used, so blue pen and pencil read like
+    black; the scan is divided by its local paper brightness first, so
+    uneven light and a shadow do not read as ink.
+    """
+    import cv2
+    import numpy as np
+
+    gray = darkest(warped)
+    k = round(LIGHT_WINDOW * SCALE) | 1
+    paper = cv2.dilate(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    paper = cv2.blur(paper, (k, k)).astype(np.float32)
+    normal = gray.astype(np.float32) * (255.0 / np.maximum(paper, 32.0))
+    mask: Image = (normal < (blank.gray.astype(np.float32) - INK_MARGIN)).astype(np.uint8)
+    return mask

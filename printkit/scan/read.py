@@ -1,0 +1,195 @@
+"""Read a sheet's ink: each box marked or not, each route drawn or not, the starred city; with confidences."""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import TYPE_CHECKING
+
+from printkit.scan.locate import SCALE
+
+if TYPE_CHECKING:
+    from printkit.scan.images import Image
+    from printkit.sheets.fields import Fields, RouteField
+
+BOX_INSET = 2.2
+"""Points: a box is read inside its outline by this much (the outline and a little mis-registration)."""
+BOX_MARKED, BOX_EMPTY = 0.045, 0.015
+"""Ink fraction of a box's inside at or above which it is marked, at or below which it is empty; between: uncertain."""
+ROUTE_REACH = 3.0
+"""Points: ink this close to a route's line counts as drawing over it (hand jitter)."""
+ROUTE_DRAWN, ROUTE_EMPTY = 0.7, 0.3
+"""Share of a route's visible stretch with ink on it: drawn at or above, not drawn at or below; between: uncertain."""
+END_CLEAR = 10.0
+"""Points beyond a route's end circles that are not read when the route is long enough (stars, other routes)."""
+MIN_CORE = 8
+"""Least sample points (1 pt apart) a route's middle stretch needs to be read on its own."""
+MIN_SHORT = 3
+"""A route with fewer visible sample points cannot be read at all (its circles touch)."""
+SHORT_REACH = 2.0
+"""Points: a short route counts only ink this close to its line (neighbours and stars lie beside it)."""
+SHORT_EMPTY, SHORT_DRAWN = 0.1, 0.9
+"""The stricter thresholds for a short route, read near its cities."""
+UNREADABLE = -1.0
+"""The measure of a route that cannot be read."""
+STAR_RING = 8.0
+"""Points beyond a city's circle within which a star marks the starting city."""
+
+
+@dataclass(frozen=True)
+class Read:
+    """One field read off the sheet: marked (box) / drawn (route), the measure it rests on, and how sure."""
+
+    id: str
+    on: bool
+    measure: float
+    confidence: float
+
+    @property
+    def certain(self) -> bool:
+        """Whether the measure is clearly on one side (confidence >= 0.5)."""
+        return self.confidence >= 0.5
+
+
+def _decide(rid: str, measure: float, empty: float, marked: float) -> Read:
+    """A read from a measure and its two thresholds; confidence 0.5 at a threshold, 1 well past it."""
+    mid = (empty + marked) / 2
+    on = measure >= mid
+    if on:
+        conf = 0.5 + 0.5 * min(1.0, (measure - marked) / marked) if measure >= marked else 0.5 * (measure - mid) / (marked - mid)
+    else:
+        conf = 0.5 + 0.5 * min(1.0, (empty - measure) / empty) if measure <= empty else 0.5 * (mid - measure) / (mid - empty)
+    return Read(rid, on, round(measure, 4), round(max(0.0, conf), 3))
+
+
+def _px(v: float) -> int:
+    return round(v * SCALE)
+
+
+def read_boxes(ink: Image, fields: Fields) -> dict[str, Read]:
+    """Every tick box (not the write-in score boxes) marked or not."""
+    import cv2
+
+    total = cv2.integral(ink.astype("uint8"))
+    reads: dict[str, Read] = {}
+    for box in fields.boxes:
+        if box.id.startswith("score.") or box.id == "total":
+            continue
+        x0, y0, x1, y1 = (_px(v) for v in (box.rect[0] + BOX_INSET, box.rect[1] + BOX_INSET,
+                                           box.rect[2] - BOX_INSET, box.rect[3] - BOX_INSET))
+        area = max(1, (x1 - x0) * (y1 - y0))
+        inked = int(total[y1, x1] - total[y0, x1] - total[y1, x0] + total[y0, x0])
+        reads[box.id] = _decide(box.id, inked / area, BOX_EMPTY, BOX_MARKED)
+    return reads
+
+
+def _samples(route: RouteField, fields: Fields) -> tuple[list[tuple[float, float]], bool]:
+    """Points every 1 pt along a route's line, outside every circle; away from its ends where there is room.
+
+    Printed names and icons need no keeping out (the blank sheet is
+    subtracted); near the route's own cities a start star or a neighbouring
+    drawn route may lie on the line, so those stretches are left out unless
+    the route is too short to read without them.
+    """
+    circles = [(c.center, c.radius + 2.5) for c in fields.cities]
+    ends = [(c.center, c.radius + END_CLEAR) for c in fields.cities if c.id in (route.a, route.b)]
+    visible: list[tuple[float, float]] = []
+    for (ax, ay), (bx, by) in zip(route.points, route.points[1:]):
+        n = max(1, int(math.hypot(bx - ax, by - ay)))
+        for k in range(n + 1):
+            x, y = ax + (bx - ax) * k / n, ay + (by - ay) * k / n
+            if not any(math.hypot(x - cx, y - cy) < r for (cx, cy), r in circles):
+                visible.append((x, y))
+    core = [(x, y) for x, y in visible if not any(math.hypot(x - cx, y - cy) < r for (cx, cy), r in ends)]
+    return (core, False) if len(core) >= MIN_CORE else (visible, True)
+
+
+@lru_cache(maxsize=16)
+def route_samples(fields: Fields) -> dict[str, tuple[tuple[tuple[float, float], ...], bool]]:
+    """Each route's sample points and whether it is short (worked out once per sheet layout)."""
+    out: dict[str, tuple[tuple[tuple[float, float], ...], bool]] = {}
+    for route in fields.routes:
+        points, short = _samples(route, fields)
+        out[route.id] = (tuple(points), short)
+    return out
+
+
+def seg_dist(x: float, y: float, a: tuple[float, float], b: tuple[float, float]) -> float:
+    """Distance from (x, y) to the segment a-b."""
+    (ax, ay), (bx, by) = a, b
+    dx, dy = bx - ax, by - ay
+    t = min(1.0, max(0.0, ((x - ax) * dx + (y - ay) * dy) / max(dx * dx + dy * dy, 1e-9)))
+    return math.hypot(x - ax - t * dx, y - ay - t * dy)
+
+
+def read_routes(ink: Image, fields: Fields, starred: frozenset[str] = frozenset()) -> dict[str, Read]:
+    """Every route drawn over or not: the share of its visible stretch with ink near the line.
+
+
+
+
+    """
+    import cv2
+
+    near = {reach: cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_px(reach) * 2 + 1,) * 2))
+            for reach in (ROUTE_REACH, SHORT_REACH)}
+    samples = route_samples(fields)
+    first = {rid: _route_read(rid, near, points, short) for rid, (points, short) in samples.items()}
+    lines = {r.id: r.points for r in fields.routes}
+    stars = [(c.center, c.radius + END_CLEAR) for c in fields.cities if c.id in starred]
+    drawn = [rid for rid, r in first.items() if r.on]
+    reads: dict[str, Read] = {}
+    for rid, (points, short) in samples.items():
+        others = [lines[o] for o in drawn if o != rid]
+        clear = tuple(p for p in points if all(seg_dist(*p, line[0], line[-1]) > 2 * ROUTE_REACH for line in others)
+                      and all(math.dist(p, c) > r for c, r in stars))
+        if len(clear) == len(points) or first[rid].measure == UNREADABLE:
+            reads[rid] = first[rid]
+        elif len(clear) >= MIN_SHORT:
+            reads[rid] = _route_read(rid, near, clear, short or len(clear) < MIN_CORE)
+        else:
+            reads[rid] = Read(rid, first[rid].on, first[rid].measure, min(first[rid].confidence, 0.3))
+    return reads
+
+
+def _route_read(rid: str, near: dict[float, Image], points: tuple[tuple[float, float], ...], short: bool) -> Read:
+    """One route's read from its sample points on the widened ink (a short route: only ink on its line)."""
+    if len(points) < MIN_SHORT:
+        return Read(rid, False, UNREADABLE, 0.0)
+    widened = near[SHORT_REACH if short else ROUTE_REACH]
+    hits = sum(1 for x, y in points if widened[_px(y), _px(x)])
+    empty, drawn = (SHORT_EMPTY, SHORT_DRAWN) if short else (ROUTE_EMPTY, ROUTE_DRAWN)
+    return _decide(rid, hits / len(points), empty, drawn)
+
+
+def star_ink(ink: Image, fields: Fields) -> dict[str, float]:
+    """Per city, the ink share in a ring around its circle, away from its routes' lines: a star shows here."""
+    import numpy as np
+
+    out: dict[str, float] = {}
+    for c in fields.cities:
+        cx, cy = c.center
+        r0, r1 = c.radius + 1.5, c.radius + STAR_RING
+        x0, x1, y0, y1 = max(0, _px(cx - r1)), _px(cx + r1) + 1, max(0, _px(cy - r1)), _px(cy + r1) + 1
+        ys, xs = np.mgrid[y0:y1, x0:x1]
+        gx, gy = xs / SCALE, ys / SCALE
+        d = np.hypot(gx - cx, gy - cy)
+        ring = (d >= r0) & (d <= r1)
+        for route in fields.routes:
+            if c.id in (route.a, route.b):
+                (ax, ay), (bx, by) = route.points[0], route.points[-1]
+                ring &= _line_distance(gx, gy, ax, ay, bx, by) > ROUTE_REACH
+        cells = int(ring.sum())
+        out[c.id] = float(ink[y0:y1, x0:x1][ring].sum()) / cells if cells else 0.0
+    return out
+
+
+def _line_distance(gx: Image, gy: Image, ax: float, ay: float, bx: float, by: float) -> Image:
+    """Distance of each grid point to the segment a-b."""
+    import numpy as np
+
+    dx, dy = bx - ax, by - ay
+    t = np.clip(((gx - ax) * dx + (gy - ay) * dy) / max(dx * dx + dy * dy, 1e-9), 0.0, 1.0)
+    dist: Image = np.hypot(gx - (ax + t * dx), gy - (ay + t * dy))
+    return dist

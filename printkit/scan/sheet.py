@@ -1,0 +1,141 @@
+"""One sheet read: find it, see the player's ink, read every box and route, cross-check, and say what is unsure."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import TYPE_CHECKING, Any
+
+from printkit.model.maps import GameMap
+from printkit.scan.images import PageSource, ScanError
+from printkit.scan.read import Read
+
+if TYPE_CHECKING:
+    from printkit.scan.images import Image
+    from printkit.scan.locate import Identity
+
+STAR_MIN = 0.06
+"""Least ink share in a city's star ring for it to count as starred."""
+BLANK_MAX = 0.5
+"""A sheet with more than this share of its boxes unreadable is refused as too blurred or dark."""
+
+
+@dataclass(frozen=True)
+class Uncertain:
+    """A field the scan is not sure of: its game-file path, how sure (0-1), and why."""
+
+    field: str
+    confidence: float
+    message: str
+
+
+@dataclass
+class SheetRead:
+    """Everything read off one sheet, before it joins a game."""
+
+    source: PageSource
+    ident: Identity
+    m: GameMap
+    boxes: dict[str, Read]
+    routes: dict[str, Read]
+    star: dict[str, float]
+    warped: Image
+    route: list[str] | None = None
+    uncertain: list[Uncertain] = field(default_factory=list)
+
+    def doubt(self, path: str, confidence: float, message: str) -> None:
+        """Record one uncertain read."""
+        self.uncertain.append(Uncertain(path, round(confidence, 3), message))
+
+
+def _load_map(ident: Identity, where: PageSource) -> GameMap:
+    """The map the QR code names, else a ScanError."""
+    from printkit.errors import UnknownMapError
+    from printkit.loading.maps import load_map
+
+    try:
+        return load_map(ident.map)
+    except UnknownMapError:
+        raise ScanError(f"{where}: the sheet is for a map printkit does not have here ({ident.map!r})") from None
+
+
+def read_sheet(image: Image, where: PageSource) -> SheetRead:
+    """Read one page; a ScanError (naming ``where``) if it holds no readable sheet of this version."""
+    from printkit.scan.ink import blank_sheet, ink_mask
+    from printkit.scan.locate import locate
+    from printkit.scan.read import read_boxes, read_routes, star_ink
+
+    found = locate(image, where)
+    m = _load_map(found.ident, where)
+    blank = blank_sheet(m.id, found.ident.paper)
+    if blank.fields.layout != found.ident.layout:
+        raise ScanError(f"{where}: the sheet was printed by another printkit version (layout {found.ident.layout}, "
+                        f"this one draws {blank.fields.layout}): print it again, or scan with that version")
+    ink = ink_mask(found.warped, blank)
+    boxes = read_boxes(ink, blank.fields)
+    unsure = sum(1 for r in boxes.values() if not r.certain)
+    if boxes and unsure > BLANK_MAX * len(boxes):
+        raise ScanError(f"{where}: {unsure} of {len(boxes)} boxes cannot be read (too blurred, dark or creased?)")
+    star = star_ink(ink, blank.fields)
+    starred = frozenset(c for c, v in star.items() if v >= STAR_MIN)
+    sheet = SheetRead(where, found.ident, m, boxes, read_routes(ink, blank.fields, starred), star, found.warped)
+    check_sheet(sheet)
+    return sheet
+
+
+def row_count(sheet: SheetRead, prefix: str, boxes: int) -> int:
+    """Marks in one row of boxes, from the left; gaps and unsure boxes are doubts."""
+    reads = [sheet.boxes[f"{prefix}.{n}"] for n in range(1, boxes + 1) if f"{prefix}.{n}" in sheet.boxes]
+    marks = [r.on for r in reads]
+    count = marks.index(False) if False in marks else len(marks)
+    for r in reads:
+        if not r.certain:
+            sheet.doubt(r.id, r.confidence, f"box {r.id}: {'marked' if r.on else 'empty'}? ({r.measure:.0%} ink)")
+    if any(marks[count:]):
+        shown = " ".join("x" if v else "." for v in marks)
+        sheet.doubt(prefix, 0.3, f"{prefix}: marks do not run from the left without gaps ({shown})")
+        return sum(marks)
+    return count
+
+
+def marks_of(sheet: SheetRead) -> dict[str, dict[str, int]]:
+    """Counts per kind for the game file: {"souvenirs": {...}, "sights" or "animals": {...}}."""
+    m = sheet.m
+    out = {"souvenirs": {k.id: row_count(sheet, f"souvenirs.{k.id}", m.collect.boxes) for k in m.collect.kinds}}
+    out[m.explore_key] = {k.id: row_count(sheet, f"{m.explore_key}.{k.id}", t.boxes) for t in m.explore for k in t.kinds}
+    return out
+
+
+def check_sheet(sheet: SheetRead) -> None:
+    """The trail from the drawn routes, and every route that is unsure."""
+    from printkit.scan.trail import trail
+
+    from printkit.scan.read import UNREADABLE
+
+    drawn = [_edge(sheet, rid) for rid, r in sheet.routes.items() if r.on]
+    touched = {c for edge in drawn for c in edge}
+    for rid, r in sheet.routes.items():
+        if r.measure == UNREADABLE:
+            if touched & set(_edge(sheet, rid)):  # untouched cities: the route cannot be part of the trail
+                sheet.doubt(f"route.{rid}", 0.0, f"route {rid}: too short on the sheet to read; check it")
+        elif not r.certain:
+            sheet.doubt(f"route.{rid}", r.confidence, f"route {rid}: drawn? ({r.measure:.0%} of it inked)")
+    route, why = trail(sheet.m, drawn, sheet.star, STAR_MIN)
+    if route is None:
+        sheet.doubt("route", 0.2, f"route: {why}")
+    sheet.route = route
+
+
+def _edge(sheet: SheetRead, route_id: str) -> tuple[str, str]:
+    """The two cities of a route, by the route's id in the fields."""
+    for r in sheet.m.routes:
+        if f"{r.a}-{r.b}" == route_id or f"{r.b}-{r.a}" == route_id:
+            return r.a, r.b
+    raise KeyError(route_id)
+
+
+def player_table(sheet: SheetRead, name: str) -> dict[str, Any]:
+    """The sheet as a game file's ``[[players]]`` table (what could be read)."""
+    table: dict[str, Any] = {"name": name, **marks_of(sheet)}
+    if sheet.route is not None:
+        table["route"] = sheet.route
+    return table

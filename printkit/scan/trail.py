@@ -1,0 +1,76 @@
+"""The drawn routes as one trail on the map's graph: its start, its order, and why it may not be one."""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from printkit.model import graph
+from printkit.model.maps import GameMap
+
+Edge = tuple[str, str]
+
+
+def _components(edges: list[Edge]) -> list[set[str]]:
+    """Cities joined by the edges, one set per connected piece."""
+    pieces: list[set[str]] = []
+    for a, b in edges:
+        joined = [p for p in pieces if a in p or b in p]
+        merged = {a, b}.union(*joined)
+        pieces = [p for p in pieces if p not in joined] + [merged]
+    return pieces
+
+
+def _euler(edges: list[Edge], start: str) -> list[str]:
+    """A trail from ``start`` using every edge once (Hierholzer; the edges must allow one)."""
+    left: dict[str, list[str]] = {}
+    for a, b in edges:
+        left.setdefault(a, []).append(b)
+        left.setdefault(b, []).append(a)
+    for nbrs in left.values():
+        nbrs.sort()
+    stack, path = [start], []
+    while stack:
+        here = stack[-1]
+        if left.get(here):
+            nxt = left[here].pop(0)
+            left[nxt].remove(here)
+            stack.append(nxt)
+        else:
+            path.append(stack.pop())
+    return path[::-1]
+
+
+def _pick(m: GameMap, candidates: list[str], star: Mapping[str, float]) -> str | None:
+    """The candidate a star marks best (iconic cities cannot start); None if there is none."""
+    able = [c for c in candidates if m.city(c).can_start]
+    return max(able, key=lambda c: (star.get(c, 0.0), -candidates.index(c))) if able else None
+
+
+def trail(m: GameMap, drawn: list[Edge], star: Mapping[str, float], star_min: float) -> tuple[list[str] | None, str]:
+    """(the route from the start, "") or (None, why the drawn routes are not one trail)."""
+
+    def names(ids: list[str] | set[str]) -> str:
+        return ", ".join(sorted(m.city(c).name for c in ids))
+
+    if not drawn:
+        ranked = sorted((c.id for c in m.cities if c.can_start), key=lambda c: -star.get(c, 0.0))
+        best = ranked[0] if ranked else None
+        if best is None or star.get(best, 0.0) < star_min or (
+                len(ranked) > 1 and star.get(ranked[1], 0.0) > star.get(best, 0.0) / 2):
+            return None, "no route is drawn and no single city is starred as the start"
+        return [best], ""
+    pieces = _components(drawn)
+    if len(pieces) > 1:
+        return None, f"the drawn routes do not join into one trail ({' / '.join(names(p) for p in pieces)})"
+    degree: dict[str, int] = {}
+    for a, b in drawn:
+        degree[a], degree[b] = degree.get(a, 0) + 1, degree.get(b, 0) + 1
+    odd = sorted(c for c, d in degree.items() if d % 2)
+    if len(odd) not in (0, 2):
+        return None, f"the drawn routes branch (a trail has two ends, these cities are ends: {names(odd)})"
+    start = _pick(m, odd if odd else sorted(degree), star)
+    if start is None:
+        return None, f"the trail's ends ({names(odd)}) are iconic cities, which cannot be a start"
+    route = _euler(drawn, start)
+    check = graph.check_route(m, route)
+    return (route, "") if check.ok else (None, check.message)

@@ -1,0 +1,82 @@
+"""What makes a filled-in map sheet readable by ``printkit scan``: corner markers and a QR code per page.
+
+Four ArUco markers sit in the page's corners inside the 12 mm margin (clear of
+the 4-5 mm a printer cannot print); their ids tell the paper (A4: 0-3,
+Letter: 4-7, clockwise from the top left). The QR code sits in the header,
+between the title and the name line, and names the map, paper, layout
+version, page number and player (see :func:`printkit.layout.marks.sheet_payload`).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from printkit.layout.marks import aruco_marker, qr_code, sheet_payload
+from printkit.layout.primitives import Document, Item, Page, Rect, Style
+from printkit.model.maps import GameMap
+from printkit.sheets.fields import FIELDS_META
+
+MARKER_SIZE = 16.0
+"""Side of a corner marker, points (5.6 mm: cells of about 0.94 mm)."""
+MARKER_INSET = 14.0
+"""Distance of a marker from the paper's edges, points (4.9 mm)."""
+QR_SIZE = 40.0
+"""Side of the QR code, points (14 mm)."""
+QR_TOP = 18.0
+QR_RIGHT = 314.0
+"""The QR code's right edge sits this far from the page's right edge (left of the name line)."""
+PAPER_MARKERS = {"a4": 0, "letter": 4}
+"""The first marker id of each paper."""
+WHITE = Style(stroke=None, fill="#ffffff")
+
+
+def marker_boxes(paper: str, width: float, height: float) -> list[tuple[int, float, float, float, float]]:
+    """(marker id, x0, y0, x1, y1) of the four corner markers, clockwise from the top left."""
+    first = PAPER_MARKERS[paper.lower()]
+    lo, s = MARKER_INSET, MARKER_SIZE
+    corners = [(lo, lo), (width - lo - s, lo), (width - lo - s, height - lo - s), (lo, height - lo - s)]
+    return [(first + k, x, y, x + s, y + s) for k, (x, y) in enumerate(corners)]
+
+
+def qr_box(width: float) -> tuple[float, float, float, float]:
+    """(x0, y0, x1, y1) of the QR code on a map sheet ``width`` points wide."""
+    x1 = width - QR_RIGHT
+    return x1 - QR_SIZE, QR_TOP, x1, QR_TOP + QR_SIZE
+
+
+def identity_items(
+    m: GameMap, paper: str, layout: str, size: tuple[float, float], page: int, name: str
+) -> list[Item]:
+    """The markers and the QR code of page ``page`` (from 1) of ``name``'s map sheet."""
+    width, height = size
+    items: list[Item] = []
+    for marker_id, x0, y0, x1, _ in marker_boxes(paper, width, height):
+        items += aruco_marker(marker_id, x0, y0, x1 - x0)
+    qx0, qy0, qx1, _ = qr_box(width)
+    quiet = 4.0  # a white ground, so nothing drawn later shows through the code's quiet zone
+    items.append(Rect(qx0 - quiet, qy0 - quiet, qx1 - qx0 + 2 * quiet, qx1 - qx0 + 2 * quiet, WHITE))
+    items += qr_code(sheet_payload(m.id, paper, layout, page, name), qx0, qy0, qx1 - qx0)
+    return items
+
+
+def _with_marks(fields_json: str, paper: str, width: float) -> str:
+    """The ``--fields`` JSON with the scan's ``markers`` and ``qr`` rectangles added."""
+    doc = json.loads(fields_json)
+    doc["markers"] = [{"id": k, "rect": [round(v, 2) for v in box]}
+                      for k, *box in marker_boxes(paper, width, doc["sheet"]["height"])]
+    doc["qr"] = {"rect": [round(v, 2) for v in qr_box(width)]}
+    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
+
+
+def identify(document: Document, m: GameMap, paper: str) -> Document:
+    """``document`` (map sheets of ``m``) with markers and a QR code on every page, and both in its fields."""
+    fields = document.meta[FIELDS_META]
+    layout = str(json.loads(fields)["sheet"]["layout"])
+    size = (document.width, document.height)
+    pages = tuple(
+        replace(p, items=(*p.items, *identity_items(m, paper, layout, size, k, p.label)))
+        for k, p in enumerate(document.pages, start=1)
+    )
+    meta = {**document.meta, FIELDS_META: _with_marks(fields, paper, document.width)}
+    return replace(document, pages=pages, meta=meta)
