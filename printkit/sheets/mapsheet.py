@@ -286,6 +286,10 @@ def _insets(frame: MapFrame, placer: LabelPlacer) -> list[Item]:
     return items
 
 
+NAME_SLOT_META = "name_slot"
+"""The Document meta key of the name line's slot: ``"x y width size"`` (where a pack prints the name)."""
+
+
 def build(m: GameMap, names: list[str], paper: str) -> Document:
     """Map sheets for ``m``: one landscape page per player name (at least one)."""
     width, height = page_size(paper, landscape=True)
@@ -313,7 +317,8 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
     shared += sections
     fields = Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes))
     doc = pack(width, height, shared, names, slot, f"{m.title} - map sheet", "map")
-    return replace(doc, meta={**doc.meta, FIELDS_META: dumps(fields)})
+    where = f"{slot.x} {slot.y} {slot.width} {slot.size}"
+    return replace(doc, meta={**doc.meta, FIELDS_META: dumps(fields), NAME_SLOT_META: where})
 
 
 def sheet_fields(m: GameMap, paper: str) -> Fields:
