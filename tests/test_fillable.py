@@ -266,3 +266,75 @@ def test_review_draws_the_reads_over_the_page(tmp_path: Path) -> None:
 def test_a_name_typed_on_a_blank_sheet_names_the_player(tmp_path: Path) -> None:
     pdf = tablet(blank("world", "a4", ())[0], [sim.Filled(start="rome")], values={"name": "Zoë"})
     assert scan_game(read_pdf(pdf, tmp_path)).doc["players"][0]["name"] == "Zoë"
+
+
+def _edited(pdf: bytes, widget: Any = None, flatten: bool = False, stroke: list[tuple[float, float]] | None = None
+            ) -> bytes:
+    """The PDF with ``widget(w)`` applied to each widget (return False to remove it), or its fields flattened."""
+    writer = pypdf.PdfWriter(clone_from=pypdf.PdfReader(io.BytesIO(pdf)))
+    page = writer.pages[0]
+    if flatten:
+        del page[NameObject("/Annots")]
+        del writer._root_object[NameObject("/AcroForm")]
+    elif widget is not None:
+        page[NameObject("/Annots")] = ArrayObject(a for a in page["/Annots"] if widget(a.get_object()) is not False)
+    if stroke is not None:
+        page.annotations.append(writer._add_object(_stroke("/Ink", stroke, float(page.mediabox[3]))))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _scan_one(tmp_path: Path, data: bytes) -> tuple[int, str, str]:
+    (tmp_path / "f.pdf").write_bytes(data)
+    return run("scan", str(tmp_path / "f.pdf"))
+
+
+def _started() -> bytes:
+    return tablet(blank("world", "a4", ())[0], [sim.Filled(("souvenirs.mugs.1",), start="rome")])
+
+
+def test_renamed_or_removed_fields_are_one_line_errors(tmp_path: Path) -> None:
+    def rename(w: Any) -> None:
+        if str(w.get("/T")).startswith("souvenirs."):
+            w[NameObject("/T")] = TextStringObject("x" + str(w["/T"]))
+
+    code, out, err = _scan_one(tmp_path, _edited(_started(), rename))
+    where = tmp_path / "f.pdf"
+    assert (code, out) == (1, "") and err == (
+        f"Error: {where}: page 1: 12 of the sheet's {len(tick_boxes(blank('world', 'a4', ())[1]))} check boxes are "
+        "missing (souvenirs.mugs.1, souvenirs.mugs.2, souvenirs.mugs.3, ...): renamed or removed? Render the sheet "
+        "again with --fillable\n")
+    code, _, err = _scan_one(tmp_path, _edited(_started(), lambda w: str(w.get("/T")) != "sheet"))
+    assert code == 1 and err == (f"Error: {where}: page 1: the form has no 'sheet' field naming the sheet (renamed or "
+                                 "removed?): render it again with --fillable\n")
+
+
+def test_a_check_box_neither_on_nor_off_is_an_error(tmp_path: Path) -> None:
+    data = tablet(blank("world", "a4", ())[0], [sim.Filled(start="rome")], values={"speed": "/Maybe"})
+    code, _, err = _scan_one(tmp_path, data)
+    assert code == 1 and err == f"Error: {tmp_path / 'f.pdf'}: page 1: check box speed: value /Maybe is neither on " \
+        "(/Yes) nor off (/Off)\n"
+
+
+def test_a_form_of_another_layout_version_is_refused(tmp_path: Path) -> None:
+    pdf, fields = blank("world", "a4", ())
+    payload = f"pk1|world|a4|1.0123456789abcdef|1|"
+    code, _, err = _scan_one(tmp_path, tablet(pdf, [sim.Filled(start="rome")], values={"sheet": payload}))
+    assert code == 1 and err == (f"Error: {tmp_path / 'f.pdf'}: page 1: the sheet was printed by another printkit "
+                                 f"version (layout 1.0123456789abcdef, this one draws {fields.layout}): print it "
+                                 "again, or scan with that version\n")
+
+
+def test_a_flattened_form_is_scanned_as_pages_and_says_so(tmp_path: Path) -> None:
+    code, out, err = _scan_one(tmp_path, _edited(_started(), flatten=True))
+    assert err.startswith(f"Note: {tmp_path / 'f.pdf'}: a fillable sheet without its form fields (flattened?): "
+                          "reading its pages as scans\n")
+    assert "Unsure: Sheet 1: route: no route is drawn and no single city is starred as the start" in err
+    assert code == 3 and out.startswith("Around the World in 15 Minutes: solo")
+
+
+def test_a_stroke_along_no_route_is_reported_not_guessed(tmp_path: Path) -> None:
+    code, _, err = _scan_one(tmp_path, _edited(_started(), stroke=[(300.0, 560.0), (330.0, 566.0)]))
+    assert code == 3 and err == "Unsure: Sheet 1: pen stroke 2 (300,560 to 330,566 pt from the top left) runs " \
+        "along no route: check what it means\n"

@@ -9,7 +9,7 @@ import pytest
 
 from printkit.layout import geo
 from printkit.layout.boxes import Box, flatten, item_box, segment_hits, text_box
-from printkit.layout.common import MARGIN, page_size, printable_area, title_block
+from printkit.layout.common import printable_area
 from printkit.layout.primitives import Circle, Document, Icon, Item, Line, Path, Rect, Text
 from printkit.loading.maps import bundled_maps, load_map
 from printkit.model.maps import Projection
@@ -32,13 +32,8 @@ def items_of(map_id: str, paper: str) -> list[Item]:
 
 @lru_cache(maxsize=None)
 def sheet_plan(map_id: str, paper: str) -> Plan:
-    """The plan build() uses (same body box: under the title, inside the margins)."""
-    m = load_map(map_id)
-    width, height = page_size(paper, landscape=True)
-    _, th = title_block(MARGIN, MARGIN, 10.0, "T", "s")
-    top = MARGIN + max(th, 40) + 8
-    return plan(m, MARGIN, top, width - 2 * MARGIN, height - MARGIN - top,
-                lambda w: mapsheet._key(0, 0, w, m)[1] + 4)
+    """The plan build() used."""
+    return mapsheet.compose(load_map(map_id), paper).plan
 
 
 def find_text(items: list[Item], value: str) -> Text:
@@ -59,8 +54,10 @@ def test_speed_bonus_and_total_end_the_flow_at_the_bottom_right(map_id: str, pap
     # the TOTAL box closes the last column: flush with the right and bottom margins
     assert frame.x + frame.w == pytest.approx(area.right, abs=0.01)
     assert frame.y + frame.h == pytest.approx(area.bottom, abs=0.01)
-    # Speed bonus sits right above it, in the same column
-    assert speed.x == frame.x and 0 < frame.y - speed.y < 60
+    # Speed bonus sits right above it, in the same column (its tick, the solo rule, two rows of turn boxes)
+    assert speed.x == frame.x and 0 < frame.y - speed.y < 135
+    turns = [i for i in items if isinstance(i, Rect) and speed.y < i.y < frame.y and i.x >= frame.x - 0.01]
+    assert len(turns) == load_map(map_id).solo.turns + 2  # the turn boxes, the tick and the = box
     # and nothing of the sections lies below or right of the TOTAL box
     for i in items:
         box = item_box(i)
@@ -144,11 +141,9 @@ def test_us_insets_are_framed_with_their_cities_inside(paper: str) -> None:
 def test_sight_icons_sit_by_their_city_and_are_readable(map_id: str, paper: str) -> None:
     m = load_map(map_id)
     items = items_of(map_id, paper)
-    cities = [(i.x + i.size / 2, i.y + i.size / 2) for i in items
-              if isinstance(i, Icon) and i.name == "shield" and i.size == 2 * mapsheet.CITY_R + 4]
-    cities += [(i.cx, i.cy) for i in items if isinstance(i, Circle) and i.r == mapsheet.CITY_R]
+    cities = [(i.cx, i.cy) for i in items if isinstance(i, Circle) and i.r == mapsheet.CITY_R]
     assert len(cities) == len(m.cities)
-    sights = [i for i in items if isinstance(i, Icon) and i.size in mapsheet.SIGHTS]
+    sights = [i for i in items if isinstance(i, Icon) and i.size in mapsheet.SIGHTS and i.name != "shield"]
     for icon in sights:
         cx, cy = icon.x + icon.size / 2, icon.y + icon.size / 2
         nearest = min(math.hypot(cx - x, cy - y) for x, y in cities)

@@ -215,8 +215,8 @@ def test_a_folder_is_read_in_name_order(tmp_path: Path) -> None:
 def test_a_30_page_scan_is_one_party_game_and_a_bad_page_is_named(tmp_path: Path) -> None:
     names = tuple(f"P{k:02d}" for k in range(1, 31))
     shot = Capture(dpi=150, rotation=1.0, jpeg=80)
-    images = [pack_photo("europe", "a4", names, k, sim.Filled(tuple(f"sights.food.{n}" for n in range(1, k % 5 + 1)),
-                                                             (), "paris"), k, shot) for k in range(30)]
+    images = [pack_photo("europe", "a4", names, k, sim.Filled(("visited.western-europe.1",
+                                                             *(f"sights.food.{n}" for n in range(1, k % 5 + 1))), (), "paris"), k, shot) for k in range(30)]
     blank = io.BytesIO()
     Image.new("RGB", (800, 600), "white").save(blank, "PNG")
     images[11] = blank.getvalue()  # page 12 is not a sheet

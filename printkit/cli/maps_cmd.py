@@ -71,7 +71,8 @@ def validate(files: tuple[str, ...]) -> None:
     """Check map files; print OK per valid file, or every problem found.
 
     Exits 0 when every file is valid, 1 otherwise. Each problem names the
-    file, the field and what was expected.
+    file, the field and what was expected. A valid file's map sheet is also
+    laid out on A4 and Letter and checked for crowded cities.
 
     \b
     Example:
@@ -89,9 +90,29 @@ def validate(files: tuple[str, ...]) -> None:
             for line in exc.problems:
                 click.echo(f"Error: {line}", err=True)
             continue
+        problems = _layout_problems(m)
+        if problems:
+            failed = True
+            for line in problems:
+                click.echo(f"Error: {line}", err=True)
+            continue
         click.echo(f"OK {m.source}: {m.name} ({len(m.regions)} regions, {len(m.cities)} cities, {len(m.routes)} routes)")
     if failed:
         raise SystemExit(1)
+
+
+def _layout_problems(m: GameMap) -> list[str]:
+    """The map sheet's layout check on both papers (a sheet the font cannot print is left to render)."""
+    from printkit.layout.common import LayoutError
+    from printkit.sheets.mapsheet import layout_problems
+
+    problems: list[str] = []
+    for paper in ("a4", "letter"):
+        try:
+            problems += layout_problems(m, paper)
+        except LayoutError:
+            return []
+    return list(dict.fromkeys(problems))  # a problem on both papers is told once
 
 
 def _points(table: tuple[int, ...]) -> str:

@@ -339,3 +339,42 @@ class MapFrame:
         for _, frame in self.insets if insets else ():
             cmds.extend(frame.borders(style, outline_name).commands)
         return Path(tuple(cmds), style)
+
+
+def displace(points: dict[str, Pt], min_gap: dict[tuple[str, str], float], bound: float,
+             keep_in: Box4 | None = None, rounds: int = 300) -> dict[str, Pt]:
+    """Points moved apart, as atlases do, until each pair (a, b) in ``min_gap`` keeps that distance.
+
+    No point moves more than ``bound`` from where it was; where that is not
+    enough the pair stays closer (the layout check then names it). Pairs are
+    pushed apart along the line joining them, half each way, in ``min_gap``'s
+    order, so the result is reproducible. Points outside ``keep_in`` (x0, y0,
+    x1, y1) are first moved into it, within the same bound.
+    """
+
+    def clamp(key: str, x: float, y: float) -> Pt:
+        ox, oy = points[key]
+        d = math.hypot(x - ox, y - oy)
+        return (x, y) if d <= bound else (ox + (x - ox) * bound / d, oy + (y - oy) * bound / d)
+
+    cur = dict(points)
+    if keep_in is not None:
+        x0, y0, x1, y1 = keep_in
+        cur = {k: clamp(k, min(max(x, x0), x1), min(max(y, y0), y1)) for k, (x, y) in points.items()}
+
+    for _ in range(rounds):
+        moved = False
+        for (a, b), need in min_gap.items():
+            (ax, ay), (bx, by) = cur[a], cur[b]
+            d = math.hypot(bx - ax, by - ay)
+            if d >= need - 1e-6:
+                continue
+            ux, uy = ((bx - ax) / d, (by - ay) / d) if d > 1e-9 else (1.0, 0.0)
+            push = (need - d) / 2 + 0.01
+            na, nb = clamp(a, ax - ux * push, ay - uy * push), clamp(b, bx + ux * push, by + uy * push)
+            if math.dist(na, cur[a]) + math.dist(nb, cur[b]) > 1e-4:
+                cur[a], cur[b] = na, nb
+                moved = True
+        if not moved:
+            break
+    return cur

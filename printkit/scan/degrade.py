@@ -52,6 +52,22 @@ def _corners(w: float, h: float, c: Capture, rng: random.Random) -> Image:
     return np.array(out, dtype=np.float32)
 
 
+def _shade(size: tuple[int, int], c: Capture, rng: random.Random) -> Image:
+    """The light falling on the page (1 = full), on a coarse grid: a ramp across it and a soft shadow."""
+    import numpy as np
+
+    w, h = max(2, size[0] // 8), max(2, size[1] // 8)
+    ys, xs = np.mgrid[0:h, 0:w].astype(np.float32)
+    angle = rng.uniform(0, math.tau)
+    ramp = (xs * math.cos(angle) + ys * math.sin(angle)) / max(w, h)
+    shade = 1.0 - c.light * (ramp - ramp.min())
+    if c.shadow:
+        edge = rng.uniform(0.3, 0.7) * w
+        shade *= 1.0 - c.shadow / (1.0 + np.exp(-(xs - edge) / (0.02 * w)))
+    out: Image = shade.astype(np.float32)
+    return out
+
+
 def capture(page: Image, page_dpi: float, c: Capture, rng: random.Random) -> bytes:
     """The page as the encoded file a scanner or phone would give (JPEG, or PNG when ``c.jpeg`` is 0)."""
     import cv2
@@ -65,18 +81,13 @@ def capture(page: Image, page_dpi: float, c: Capture, rng: random.Random) -> byt
     dst += np.array([pad - dst[:, 0].min() + rng.uniform(0, pad * 0.3), pad - dst[:, 1].min()], dtype=np.float32)
     size = (int(dst[:, 0].max() + pad), int(dst[:, 1].max() + pad))
     m = cv2.getPerspectiveTransform(np.array([[0, 0], [w, 0], [w, h], [0, h]], dtype=np.float32), dst)
-    shot = cv2.warpPerspective(small, m, size, flags=cv2.INTER_LINEAR, borderValue=(70, 80, 90)).astype(np.float32)
-    ys, xs = np.mgrid[0 : size[1], 0 : size[0]].astype(np.float32)
-    angle = rng.uniform(0, math.tau)
-    ramp = (xs * math.cos(angle) + ys * math.sin(angle)) / max(size)
-    shade = 1.0 - c.light * (ramp - ramp.min())
-    if c.shadow:
-        edge = rng.uniform(0.3, 0.7) * size[0]
-        shade *= 1.0 - c.shadow / (1.0 + np.exp(-(xs - edge) / (0.02 * size[0])))
-    shot *= shade[..., None]
-    blurred: Image = cv2.GaussianBlur(shot, (0, 0), c.blur * c.dpi / 150) if c.blur else shot
-    noise = np.random.default_rng(rng.randrange(2**32)).normal(0, c.noise or 1e-9, blurred.shape)
-    out = np.clip(blurred + noise, 0, 255).astype(np.uint8)
+    shot = cv2.warpPerspective(small, m, size, flags=cv2.INTER_LINEAR, borderValue=(70, 80, 90))
+    shade = cv2.resize(_shade(size, c, rng), size, interpolation=cv2.INTER_LINEAR)
+    lit = shot.astype(np.float32) * shade[..., None]
+    blurred: Image = cv2.GaussianBlur(lit, (0, 0), c.blur * c.dpi / 150) if c.blur else lit
+    if c.noise:
+        blurred += np.random.default_rng(rng.randrange(2**32)).standard_normal(blurred.shape, dtype=np.float32) * c.noise
+    out = np.clip(blurred, 0, 255).astype(np.uint8)
     ok, data = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, c.jpeg]) if c.jpeg else cv2.imencode(".png", out)
     assert ok
     return bytes(data.tobytes())

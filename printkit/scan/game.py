@@ -47,12 +47,28 @@ def _cross_check(s: SheetRead, m: GameMap) -> None:
         if box is not None and box.on != done:
             s.doubt(box.id, 0.3, f"{box.id}: {'ticked' if box.on else 'not ticked'}, but the drawn routes "
                     f"{'visit' if done else 'do not visit'} every city of {r.name}")
+    _tally(s, m, seen)
     speed = s.boxes.get("speed")
     every = m.every_region_visited({r.id: sum(1 for c in m.region_cities(r.id) if c.id in seen) for r in m.regions})
     finished = every and len(s.route) > 1 and s.route[0] == s.route[-1]
     if speed is not None and speed.on != finished:
         s.doubt("speed", 0.3, f"speed: {'ticked' if speed.on else 'not ticked'}, but the drawn routes "
                 f"{'finish' if finished else 'do not finish'} the trip")
+
+
+def _tally(s: SheetRead, m: GameMap, seen: set[str]) -> None:
+    """Europe's cities-per-region tally and the US iconic-city boxes must count what the trail visits."""
+    from printkit.scan.sheet import row_count
+
+    rows = [(f"visited.{r.id}", len(m.region_cities(r.id)), sum(1 for c in m.region_cities(r.id) if c.id in seen))
+            for r in m.regions]
+    rows.append(("iconic", len(m.iconic_cities), sum(1 for c in m.iconic_cities if c.id in seen)))
+    for prefix, top, want in rows:
+        if f"{prefix}.1" not in s.boxes:
+            continue
+        got = row_count(s, prefix, top)
+        if got != want:
+            s.doubt(prefix, 0.3, f"{prefix}: {got} marked, but the drawn routes visit {want}")
 
 
 def _mode(m: GameMap, count: int, mode: str | None) -> str:

@@ -98,7 +98,7 @@ def read_ink(ink: Image, fields: Fields, where: PageSource, ident: Identity, m: 
     return sheet
 
 
-def _row(sheet: SheetRead, prefix: str, boxes: int) -> int:
+def row_count(sheet: SheetRead, prefix: str, boxes: int) -> int:
     """Marks in one row of boxes, from the left; gaps and unsure boxes are doubts."""
     reads = [sheet.boxes[f"{prefix}.{n}"] for n in range(1, boxes + 1) if f"{prefix}.{n}" in sheet.boxes]
     marks = [r.on for r in reads]
@@ -116,8 +116,8 @@ def _row(sheet: SheetRead, prefix: str, boxes: int) -> int:
 def marks_of(sheet: SheetRead) -> dict[str, dict[str, int]]:
     """Counts per kind for the game file: {"souvenirs": {...}, "sights" or "animals": {...}}."""
     m = sheet.m
-    out = {"souvenirs": {k.id: _row(sheet, f"souvenirs.{k.id}", m.collect.boxes) for k in m.collect.kinds}}
-    out[m.explore_key] = {k.id: _row(sheet, f"{m.explore_key}.{k.id}", t.boxes) for t in m.explore for k in t.kinds}
+    out = {"souvenirs": {k.id: row_count(sheet, f"souvenirs.{k.id}", m.collect.boxes) for k in m.collect.kinds}}
+    out[m.explore_key] = {k.id: row_count(sheet, f"{m.explore_key}.{k.id}", t.boxes) for t in m.explore for k in t.kinds}
     return out
 
 

@@ -199,6 +199,9 @@ def random_game(
         if cities and all(c.id in seen for c in cities) and f"regions.{r.id}" in ids:
             boxes.append(f"regions.{r.id}")
     visited = {r.id: sum(1 for c in m.region_cities(r.id) if c.id in seen) for r in m.regions}
+    tallies = [(f"visited.{r}", n) for r, n in visited.items()]
+    tallies.append(("iconic", sum(1 for c in m.iconic_cities if c.id in seen)))
+    boxes += [f"{key}.{i}" for key, n in tallies for i in range(1, n + 1) if f"{key}.{i}" in ids]
     if m.every_region_visited(visited) and len(route) > 1 and route[0] == route[-1] and "speed" in ids:
         boxes.append("speed")
     route_ids = tuple(f"{r.a}-{r.b}" for r in used)

@@ -121,11 +121,6 @@ def dumps(f: Fields) -> str:
     return json.dumps(to_json(f), indent=1, ensure_ascii=False) + "\n"
 
 
-def union(rects: list[Rect4]) -> Rect4:
-    """The smallest rectangle holding all of ``rects`` (at least one)."""
-    return (min(r[0] for r in rects), min(r[1] for r in rects), max(r[2] for r in rects), max(r[3] for r in rects))
-
-
 def _pair(v: Any) -> Pt:
     return (float(v[0]), float(v[1]))
 

@@ -17,7 +17,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from printkit.layout.boxes import Box
-from printkit.sheets.mapsections import MAX_SCALE, Block, Metrics, blocks, measure, turn_block
+from printkit.layout.common import MARGIN
+from printkit.sheets.mapsections import MAX_SCALE, Block, Metrics, blocks, measure
+from printkit.sheets.turnblock import turn_block
 from printkit.model.maps import GameMap
 
 SECTION_W = 236.0
@@ -34,6 +36,19 @@ BLANK_WEIGHT = 0.6
 """How much a square point of blank paper costs against one of map."""
 EMPTY_WEIGHT = 2.0
 """Blank paper in a column with no block at all counts this many times over."""
+
+BAND = 0.15
+"""No blank band on the sheet may be taller than this share of the printable height..."""
+BAND_WEIGHT = 20.0
+"""...or the plan pays this many times its area."""
+TURN_WEIGHT = 0.05
+"""A plan with the "Each turn" reminder gains this share of the largest map's area."""
+
+TURNS = ((2, False), (1, False), (2, True), (1, True), (0, False))
+"""The "Each turn" reminder tried: (0 none, 1 the actions, 2 and the game end; just before Speed bonus?)."""
+
+MAX_STRETCH = 1.8
+"""The most a column's rows stretch to fill its height."""
 
 METRICS = tuple(Metrics(s, r) for s in SCALES for r in ROWS)
 """Every section size tried, smallest first (a tie keeps the plainer one)."""
@@ -66,6 +81,8 @@ class Plan:
     turn: int
     """0: no "Each turn" reminder; 1: the actions; 2: the actions and the game end."""
     score: float
+    late: bool = False
+    """Whether the reminder comes just before Speed bonus (else first)."""
 
 
 def fitted_box(aspect: float, box: Box) -> Box:
@@ -73,6 +90,35 @@ def fitted_box(aspect: float, box: Box) -> Box:
     iw, ih = box.w - 2 * MAP_PAD, box.h - 2 * MAP_PAD
     w, h = (iw, iw / aspect) if iw / aspect <= ih else (ih * aspect, ih)
     return Box(box.x, box.y, w + 2 * MAP_PAD, h + 2 * MAP_PAD)
+
+
+def sheet_blocks(m: GameMap, mt: Metrics, turn: int = 0, late: bool = False) -> list[Block]:
+    """The map's scoring blocks at ``mt`` with the "Each turn" reminder (``turn``) first or ``late``."""
+    bl = blocks(m, mt)
+    if turn:
+        bl.insert(len(bl) - 1 if late else 0, turn_block(m, mt, with_end=turn == 2))
+    return bl
+
+
+def stretched(m: GameMap, p: Plan, col: Column) -> tuple[list[Block], list[float]]:
+    """A column's blocks with their rows stretched (up to ``MAX_STRETCH``) to fill the column's height."""
+    best = [p.blocks[i] for i in col.blocks], list(col.heights)
+    rows = p.metrics.rows
+    while rows + 0.05 <= MAX_STRETCH:
+        rows += 0.05
+        bl = sheet_blocks(m, Metrics(p.metrics.scale, rows), p.turn, p.late)
+        mine = [bl[i] for i in col.blocks]
+        hs = [measure(b, col.box.w) for b in mine]
+        if sum(hs) + BLOCK_GAP * (len(hs) - 1) > col.box.h:
+            break
+        best = mine, hs
+    return best
+
+
+def _band(c: Column) -> float:
+    """The tallest blank band a column leaves once its blocks are spread out (its spare height between them)."""
+    n = len(c.blocks)
+    return c.box.h if n == 0 else c.box.h - c.used if n == 1 else (c.box.h - c.used) / (n - 1) + BLOCK_GAP
 
 
 def _flow(heights: Sequence[Sequence[float]], caps: Sequence[float]) -> list[list[int]] | None:
@@ -97,41 +143,46 @@ def _flow(heights: Sequence[Sequence[float]], caps: Sequence[float]) -> list[lis
 
 
 def plan(m: GameMap, x: float, top: float, width: float, height: float,
-         key_height: Callable[[float], float]) -> Plan:
-    """The best arrangement of map and sections in the body box (x, top, width, height)."""
+         key_height: Callable[[float], float], least_map: float = 0.6, section_w: float = SECTION_W) -> Plan:
+    """The best arrangement of map and sections in the body box (x, top, width, height).
+
+    The map may shrink to ``least_map`` of its largest height to make room for
+    the sections; right-hand section columns are ``section_w`` wide.
+    """
     from printkit.layout.geo import MapFrame
 
     _, _, cw, ch = MapFrame(m.projection, 0.0, 0.0, 1000.0, 1000.0).content
     aspect = cw / ch
-    measured: dict[tuple[Metrics, int, float], tuple[list[Block], list[float]]] = {}
+    measured: dict[tuple[Metrics, int, bool, float], tuple[list[Block], list[float]]] = {}
 
-    def sized(mt: Metrics, turn: int, w: float) -> tuple[list[Block], list[float]]:
-        if (mt, turn, w) not in measured:
-            bl = ([turn_block(m, mt, with_end=turn == 2)] if turn else []) + blocks(m, mt)
-            measured[(mt, turn, w)] = (bl, [measure(b, w) for b in bl])
-        return measured[(mt, turn, w)]
+    def sized(mt: Metrics, turn: int, late: bool, w: float) -> tuple[list[Block], list[float]]:
+        if (mt, turn, late, w) not in measured:
+            bl = sheet_blocks(m, mt, turn, late)
+            measured[(mt, turn, late, w)] = (bl, [measure(b, w) for b in bl])
+        return measured[(mt, turn, late, w)]
 
+    band_limit = BAND * (top + height - MARGIN)
     best: Plan | None = None
     for right in (1, 2, 3):
-        left_w = width - right * (SECTION_W + COLUMN_GAP)
+        left_w = width - right * (section_w + COLUMN_GAP)
         if left_w < 0.25 * width:
             break
         under = int((left_w + COLUMN_GAP) // (UNDER_MIN_W + COLUMN_GAP))
         under_w = (left_w - (under - 1) * COLUMN_GAP) / under if under else 0.0
         key_h = key_height(left_w)
-        right_boxes = [Box(x + left_w + COLUMN_GAP + k * (SECTION_W + COLUMN_GAP), top, SECTION_W, height)
+        right_boxes = [Box(x + left_w + COLUMN_GAP + k * (section_w + COLUMN_GAP), top, section_w, height)
                        for k in range(right)]
         full = fitted_box(aspect, Box(x, top, left_w, height - key_h))
-        for step in range(0, 21):  # the map from its largest down to 60 % of that height
+        for step in range(0, round((1 - least_map) / 0.02) + 1):  # the map from its largest down
             mbox = fitted_box(aspect, Box(x, top, left_w, full.h * (1 - 0.02 * step)))
             under_top = mbox.bottom + key_h + BLOCK_GAP
             under_h = top + height - under_top
             under_boxes = [Box(x + k * (under_w + COLUMN_GAP), under_top, under_w, under_h)
                            for k in range(under)] if under_h > 0 and under else []
             boxes = under_boxes + right_boxes
-            for turn in (2, 1, 0):  # the "Each turn" reminder: with the game end, without, none
+            for turn, late in TURNS:
                 for mt in METRICS:
-                    hs = [sized(mt, turn, b.w)[1] for b in boxes]
+                    hs = [sized(mt, turn, late, b.w)[1] for b in boxes]
                     placed = _flow(hs, [b.h for b in boxes])
                     if placed is None:
                         continue
@@ -141,9 +192,11 @@ def plan(m: GameMap, x: float, top: float, width: float, height: float,
                     blank = sum((c.box.h - c.used) * c.box.w * (1 if c.blocks else EMPTY_WEIGHT) for c in cols)
                     blank += (left_w - mbox.w) * mbox.h  # beside a map narrower than its area
                     score = (mbox.w - 2 * MAP_PAD) * (mbox.h - 2 * MAP_PAD) - BLANK_WEIGHT * blank
+                    score -= BAND_WEIGHT * sum(max(0.0, _band(c) - band_limit) * c.box.w for c in cols)
+                    score += TURN_WEIGHT * (turn > 0) * full.w * full.h
                     if best is None or score > best.score + 1e-6:
-                        bl = sized(mt, turn, SECTION_W)[0]
-                        best = Plan(mbox, mbox.bottom + 2, left_w, tuple(bl), cols, mt, turn, score)
+                        bl = sized(mt, turn, late, section_w)[0]
+                        best = Plan(mbox, mbox.bottom + 2, left_w, tuple(bl), cols, mt, turn, score, late)
     if best is None:
         from printkit.layout.common import LayoutError
 

@@ -17,7 +17,6 @@ from typing import NamedTuple
 from printkit.layout import fonts
 from printkit.layout.common import (
     BODY_SIZE,
-    GREY,
     INK,
     LIGHT,
     PAPER_WHITE,
@@ -29,7 +28,7 @@ from printkit.layout.common import (
 )
 from printkit.layout.primitives import Circle, Icon, Item, Rect, Style
 from printkit.model.maps import GameMap, Track
-from printkit.sheets.wording import cities_needed, explored, one_explored
+from printkit.sheets.wording import cities_needed, explored
 
 BOX = 13.0
 GAP = 3.5
@@ -39,6 +38,12 @@ NAME_W = 76.0
 SCORE_CLEAR = 48.0
 """Room a row of boxes leaves at a block's right edge for the ``= [ ]`` score box."""
 SMALL = 8.0  # captions under boxes (grey); numbers themselves are BODY_SIZE
+CAPTION = "#3d3d3d"
+"""Captions on the map sheet: dark grey, so that a halftoning printer keeps them solid enough to read."""
+TURNS_PER_ROW = 10
+"""Finish-turn boxes per row on the map sheet's speed bonus."""
+SMALL_TEXT = 7.5
+"""The smallest text on a map sheet (the finish-turn numbers)."""
 
 BoxIds = list[tuple[str, Rect]]
 """Write-in boxes a block drew, each with its game-file key (``souvenirs.hats.1``)."""
@@ -126,7 +131,7 @@ def _kind_label(x: float, y: float, icon: str, name: str, mt: Metrics) -> list[I
 
 def _points_under(bx: float, y: float, values: list[str], caption: str, mt: Metrics) -> list[Item]:
     """A caption and one number under each box column."""
-    items: list[Item] = [text(bx - 6, y, caption, SMALL, anchor="end", fill=GREY)]
+    items: list[Item] = [text(bx - 6, y, caption, SMALL, anchor="end", fill=CAPTION)]
     for i, v in enumerate(values):
         items.append(text(bx + i * (mt.box + mt.gap) + mt.box / 2, y, v, BODY_SIZE, "bold", "middle"))
     return items
@@ -145,7 +150,7 @@ def track_block(t: Track, key: str, subtitle: str = "", mt: Metrics = DEFAULT) -
         if t.majority is not None:
             notes.append(f"most marks +{t.majority.most}, tied +{t.majority.tied} (multiplayer)")
         if t.first_bonus:
-            notes.append(f"+{t.first_bonus} if you marked it first")
+            notes.append(f"+{t.first_bonus} if you marked it first (solo: always)")
         items, hh = section_header(x, y, w, t.name, subtitle)
         ids: BoxIds = []
         yy = y + hh
@@ -157,7 +162,7 @@ def track_block(t: Track, key: str, subtitle: str = "", mt: Metrics = DEFAULT) -
             return Drawn(items, math.inf, ids)  # too wide at this scale: the planner takes a smaller one
         badge_x = bx + t.boxes * (mt.box + mt.gap) + 10
         if threshold:
-            items.append(text(badge_x, yy + 7, "row", SMALL, anchor="middle", fill=GREY))
+            items.append(text(badge_x, yy + 7, "row", SMALL, anchor="middle", fill=CAPTION))
             yy += 9
         for kind in t.kinds:
             items += _kind_label(x, yy, kind.icon, kind.name, mt)
@@ -190,18 +195,30 @@ def _single_boxes(
     """
     x, yy, w, top = at
     ids: BoxIds = []
+    boxes_w = (2 * mt.box + mt.gap + 6) if t.first_bonus else mt.box + 6
     col_w2 = (w - 40) / 2
-    fits = all(fonts.text_width(k.name, 8.5, "bold") <= col_w2 - mt.icon - mt.box - 14 for k in t.kinds)
+    fits = all(fonts.text_width(k.name, 8.5, "bold") <= col_w2 - mt.icon - boxes_w - 8 for k in t.kinds)
     per_line = 2 if fits else 1
     col_w = (w - 40) / per_line
+    if t.first_bonus:  # which box is which: the mark, and "I marked it first" (multiplayer)
+        for c in range(per_line):
+            bx = x + c * col_w + col_w - boxes_w
+            items.append(text(bx + mt.box / 2, yy + 6, "seen", SMALL_TEXT, anchor="middle", fill=CAPTION))
+            items.append(text(bx + 1.5 * mt.box + mt.gap, yy + 6, "1st", SMALL_TEXT, anchor="middle", fill=CAPTION))
+        yy += 9
     for i, kind in enumerate(t.kinds):
         r, c = divmod(i, per_line)
         kx = x + c * col_w
         ky = yy + r * mt.row_h
+        bx = kx + col_w - boxes_w
         items.append(Icon(kind.icon, kx, ky + (mt.row_h - mt.icon) / 2 - 1, mt.icon))
-        items.append(fitted(kx + mt.icon + 4, ky + mt.row_h / 2 + 2, kind.name, col_w - mt.icon - mt.box - 14,
+        items.append(fitted(kx + mt.icon + 4, ky + mt.row_h / 2 + 2, kind.name, col_w - mt.icon - boxes_w - 8,
                             BODY_SIZE, "bold"))
-        items += _named_row(kx + col_w - mt.box - 6, ky + (mt.row_h - mt.box) / 2, 1, mt, ids, f"{key}.{kind.id}")
+        items += _named_row(bx, ky + (mt.row_h - mt.box) / 2, 1, mt, ids, f"{key}.{kind.id}")
+        if t.first_bonus:
+            first = checkbox(bx + mt.box + mt.gap, ky + (mt.row_h - mt.box) / 2, mt.box)
+            ids.append((f"first_rare.{kind.id}", first))
+            items.append(first)
     lines = (len(t.kinds) + per_line - 1) // per_line
     yy += lines * mt.row_h + 11
     parts = [f"{t.row_points[1]} each"] + notes
@@ -225,6 +242,7 @@ def regions_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
         yy = y + hh
         row_h = 15.0 * mt.scale * mt.rows
         tick = 12.0 * mt.scale
+        tally = 10.0 * mt.scale
         for region in m.regions:
             tick_box = checkbox(x, yy + (row_h - tick) / 2, tick)
             ids.append((f"regions.{region.id}", tick_box))
@@ -236,13 +254,20 @@ def regions_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
             if region.reward is not None:
                 items.append(text(x + w, yy + row_h / 2 + 3.5, f"most: {region.reward}", BODY_SIZE, "bold", "end"))
             yy += row_h
+            if rs.mode == "majority":  # the count of cities visited, for the majority
+                count = len(m.region_cities(region.id))
+                items.append(text(x + 112, yy + tally - 2.5, "visited", SMALL_TEXT, anchor="end", fill=CAPTION))
+                row = [checkbox(x + 116 + k * (tally + 2), yy, tally) for k in range(count)]
+                ids += [(f"visited.{region.id}.{n}", b) for n, b in enumerate(row, 1)]
+                items += row
+                yy += tally + 4
         yy += 4
         if rs.mode == "table":
             counts = [str(n) for n in range(1, len(rs.table))]
             pts = [str(p) for p in rs.table[1:]]
             cw = min(22.0, (w - 64 - 44) / max(1, len(counts)))
-            items.append(text(x + 58, yy + 9, "regions", SMALL, anchor="end", fill=GREY))
-            items.append(text(x + 58, yy + 22.5, "points", SMALL, anchor="end", fill=GREY))
+            items.append(text(x + 58, yy + 9, "regions", SMALL, anchor="end", fill=CAPTION))
+            items.append(text(x + 58, yy + 22.5, "points", SMALL, anchor="end", fill=CAPTION))
             for i, (c, p) in enumerate(zip(counts, pts)):
                 cx = x + 64 + i * cw + cw / 2
                 items.append(text(cx, yy + 9, c, BODY_SIZE, anchor="middle"))
@@ -281,20 +306,37 @@ def iconic_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
 
 
 def finish_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
-    """Speed bonus and the grand total."""
+    """Speed bonus (the multiplayer tick, the solo/party turn row) and the grand total."""
+    need = cities_needed(m)
+    turns = m.solo.turns
+    solo = f"Solo/party: tick the turn you finished on; it scores {turns} - that turn."
 
     def draw(x: float, y: float, w: float) -> Drawn:
         items, hh = section_header(x, y, w, "Speed bonus")
         ids: BoxIds = []
         yy = y + hh
-        need = cities_needed(m)
         speed = checkbox(x, yy + 2, 12)
         ids.append(("speed", speed))
         items.append(speed)
-        items.append(fitted(x + 17, yy + 12, f"{need} in every region, back at start", w - 100, BODY_SIZE))
+        para, ph = paragraph(x + 17, yy + 2, w - 100, f"{need} in every region, back at start", BODY_SIZE)
+        items += para
         items += _badge(x + w - 60, yy + 8, str(m.speed_bonus))
         items += _score_box(x + w, yy - 1, ids, "speed")
-        yy += 28
+        yy += max(22.0, ph + 8)
+        para, ph = paragraph(x, yy, w, f"Multiplayer: {m.speed_bonus} when you finish. {solo}", SMALL)
+        items += para
+        yy += ph + 4
+        per_row = math.ceil(turns / math.ceil(turns / TURNS_PER_ROW))
+        step = w / per_row
+        side = min(mt.box, step - 4)
+        for n in range(1, turns + 1):
+            row, col = divmod(n - 1, per_row)
+            bx, by = x + col * step + (step - side) / 2, yy + row * (side + 11)
+            box = checkbox(bx, by, side)
+            ids.append((f"finished_turn.{n}", box))
+            items.append(box)
+            items.append(text(bx + side / 2, by + side + 8, str(n), SMALL_TEXT, anchor="middle", fill=INK))
+        yy += math.ceil(turns / per_row) * (side + 11) + 4
         total_h = 30 * mt.scale
         items.append(Rect(x, yy, w, total_h, Style(stroke=INK, fill=LIGHT, width=1.4), radius=3))
         items.append(text(x + 8, yy + total_h / 2 + 5, "TOTAL", 13, "bold"))
@@ -302,44 +344,6 @@ def finish_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
         ids.append(("total", total))
         items.append(total)
         return Drawn(items, yy + total_h - y, ids)
-
-    return draw
-
-
-def turn_block(m: GameMap, mt: Metrics = DEFAULT, with_end: bool = True) -> Block:
-    """A reminder of the three actions, who picks them and (``with_end``) when the game ends."""
-    seen = one_explored(m)
-    lines = [
-        ("Travel", "draw over a route to a connected city"),
-        ("Collect", f"mark a souvenir of your region (max {m.collect.boxes} each)"),
-        ("Explore", f"mark {seen} of your city (leftmost box)"),
-    ]
-    need = cities_needed(m)
-    end = (f"Game end: once someone has visited {need} in every region and is back at their start, "
-           "finish that turn and score.")
-    solo_from = m.max_multiplayer + 1
-    faces = m.dice.legend()
-
-    def draw(x: float, y: float, w: float) -> Drawn:
-        items, hh = section_header(x, y, w, "Each turn", "everyone takes the action")
-        yy = y + hh
-        row_h = 13.0 * mt.scale * mt.rows
-        label_w = max(fonts.text_width(a, BODY_SIZE, "bold") for a, _ in lines) + 6
-        for action, what in lines:
-            yy += row_h
-            items.append(text(x, yy - 3, action, BODY_SIZE, "bold"))
-            items.append(fitted(x + label_w, yy - 3, what, w - label_w, BODY_SIZE))
-        yy += 14
-        items.append(fitted(x, yy - 3, "The Navigator picks it and may take it twice.", w, BODY_SIZE - 1, fill=GREY))
-        yy += 11
-        solo = f"Solo or {solo_from}+ players, roll 2 dice: {faces}"
-        items.append(fitted(x, yy - 3, solo, w, BODY_SIZE - 1, fill=GREY))
-        if not with_end:
-            return Drawn(items, yy - y, [])
-        yy += 8
-        para, ph = paragraph(x, yy, w, end, BODY_SIZE)
-        items += para
-        return Drawn(items, yy + ph - y, [])
 
     return draw
 

@@ -9,7 +9,8 @@ from __future__ import annotations
 
 import math
 from dataclasses import replace
-from typing import TYPE_CHECKING
+from functools import lru_cache
+from typing import TYPE_CHECKING, NamedTuple
 
 from printkit.layout import fonts
 from printkit.layout.boxes import Box, text_box
@@ -19,6 +20,7 @@ from printkit.layout.common import (
     MARGIN,
     PAPER_WHITE,
     SMALL_SIZE,
+    NameSlot,
     LayoutError,
     name_line,
     pack,
@@ -38,21 +40,44 @@ from printkit.layout.primitives import (
     Text,
 )
 from printkit.model.maps import City, GameMap
-from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, dumps, loads, union
-from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, Plan, plan
+from printkit.sheets.citytags import ICON_SIZES, Tag, TagPlacer
+from printkit.sheets.citytags import LEADER as LEADER  # the tags' leader lines (tests look for them)
+from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, dumps, loads
+from printkit.sheets.layoutcheck import check, describe
+from printkit.sheets.mapsections import CAPTION
+from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan, stretched
 from printkit.sheets.wording import explored
 
 if TYPE_CHECKING:
     from printkit.layout.geo import MapFrame
 
 CITY_R = 4.6
-SIGHTS = (10.5, 9.5, 8.5, 7.5)
-"""Sizes tried for a city's sight icons, largest first (the first that fits is used)."""
-SIGHT = SIGHTS[0]
-LAND = Style(stroke="#8a8a8a", fill="#e4e4e4", width=0.4)
+SIGHTS = ICON_SIZES
+LAND = Style(stroke="#7a7a7a", fill="#f0f0f0", width=0.4)
+"""A light land tint: a halftoning printer turns it into sparse dots that no dash is lost in."""
 BORDERS = Style(stroke="#b4b4b4", width=0.3)
-LEADER = Style(stroke=INK, width=0.4)
-ROUTE = Style(stroke="#4a4a4a", width=1.0, dash=(3.0, 2.0))
+ROUTE = Style(stroke="#1a1a1a", width=1.1, dash=(3.0, 2.0))
+"""Routes: near-black dashes, solid black on a 1-bit printer."""
+CASING = Style(stroke=PAPER_WHITE, width=2.8)
+"""A white band under each route, so its gaps stay white over the land tint and borders."""
+REGION_INK = CAPTION
+"""Region names (and inset captions): dark grey (about 11:1 on white), quieter than the black city names."""
+APART = 2 * CITY_R + 6.0
+"""Least distance between two city centres (room for their circles and tags)."""
+ROUTE_APART = 2 * CITY_R + 15.0
+"""Least distance between two cities a route joins (room to see and draw the route)."""
+ROOMIER = ((0.6, SECTION_W), (0.8, SECTION_W), (1.0, SECTION_W), (0.8, 220.0), (1.0, 220.0), (1.0, 208.0))
+"""(How small the map may get, how wide the right-hand section columns are), tried in turn
+until every city tag fits on the map."""
+DISPLACE = 12.0
+PAPERS = {"a4": "A4", "letter": "Letter"}
+NAME_LIFT = 1.8
+"""How far (points) a printed name sits above the write-in line's baseline, so g, j, p, y clear the rule."""
+CROWD = 45.0
+"""Cities nearer than this (points) crowd each other: they get their tags first."""
+EDGE_ROOM = 22.0
+"""How far (points) a city keeps from the map's frame where it can, so its tag fits beside it."""
+"""How far (points) a crowded city's circle may move from its true place."""
 CITY = Style(stroke=INK, fill=PAPER_WHITE, width=1.2)
 FRAME = Style(stroke=INK, width=0.8)
 REGION_REACH = 64.0
@@ -64,66 +89,53 @@ Points = dict[str, tuple[float, float]]
 """Each city's point on the sheet, by city id."""
 
 
-def _sections(p: Plan) -> tuple[list[Item], list[BoxField]]:
-    """The scoring blocks drawn in their columns (the last at its column's foot), and their named boxes."""
+class NoRoom(LayoutError):
+    """A city's tag finds no room on the map."""
+
+
+def _sections(m: GameMap, p: Plan) -> tuple[list[Item], list[BoxField]]:
+    """The scoring blocks drawn in their columns, and their named boxes.
+
+    A column's spare height goes between its blocks, so its last block ends at
+    the column's foot (the very last, Speed bonus and TOTAL, always does).
+    """
     items: list[Item] = []
     boxes: list[BoxField] = []
     last = len(p.blocks) - 1
     for col in p.columns:
         yy = col.box.y
-        for i, h in zip(col.blocks, col.heights):
+        n = len(col.blocks)
+        mine, heights = stretched(m, p, col)
+        used = sum(heights) + BLOCK_GAP * max(0, n - 1)
+        spread = (col.box.h - used) / (n - 1) if n > 1 else 0.0  # no blank band: the space between blocks
+        for i, block, h in zip(col.blocks, mine, heights):
             y = col.box.bottom - h if i == last else yy
-            drawn = p.blocks[i](col.box.x, y, col.box.w)
+            drawn = block(col.box.x, y, col.box.w)
             items += drawn.items
             boxes += [BoxField(key, (r.x, r.y, r.x + r.w, r.y + r.h)) for key, r in drawn.boxes]
-            yy += h + BLOCK_GAP
+            yy += h + BLOCK_GAP + spread
     return items, boxes
 
 
-def _sight_icons(city: City, m: GameMap) -> list[str]:
-    """Icon names of a city's sights (or animals), looked up in the Explore tracks."""
-    names: list[str] = []
-    for sid in city.sights:
-        for t in m.explore:
-            if sid in t.kind_ids:
-                names.append(t.kind(sid).icon)
-                break
-        else:
-            names.append(sid)
-    return names
+def _displaced(m: GameMap, frame: MapFrame) -> Points:
+    """Each city's point, moved apart (at most ``DISPLACE``) where cities crowd."""
+    from printkit.layout.geo import displace
 
-
-def _icon_spot(
-    px: float, py: float, count: int, placer: LabelPlacer
-) -> tuple[float, float, bool, float] | None:
-    """Top-left, direction (True = stacked) and size of a city's sight icons, clear of other things.
-
-    Near the city first: every size is tried close by before any is tried
-    further away, and a route is crossed rather than moving far off.
-    """
-    steps = [(True, 0.0), (True, 2.5), (False, 0.0), (False, 2.5), (True, 5.0), (False, 5.0),
-             (False, 8.0), (False, 11.0), (False, 14.0)]
-    for soft, extra in steps:
-        for size in SIGHTS:
-            long = count * size + (count - 1) * 1.5
-            d = CITY_R + 3.0 + extra
-            for stacked in (False, True):
-                w, h = (size, long) if stacked else (long, size)
-                candidates = [
-                    (px - w / 2, py + d), (px - w / 2, py - d - h), (px + d, py - h / 2), (px - d - w, py - h / 2),
-                    (px + d * 0.7, py + d * 0.7), (px - d * 0.7 - w, py + d * 0.7),
-                    (px + d * 0.7, py - d * 0.7 - h), (px - d * 0.7 - w, py - d * 0.7 - h),
-                ]
-                for ix, iy in candidates:
-                    box = Box(ix, iy, w, h)
-                    if placer.free(box, soft):
-                        placer.block(box)
-                        return ix, iy, stacked, size
-    return None
+    points: Points = {c.id: frame.point(c.lat, c.lon) for c in m.cities}
+    linked = {(r.a, r.b) for r in m.routes} | {(r.b, r.a) for r in m.routes}
+    gaps: dict[tuple[str, str], float] = {}
+    for i, a in enumerate(m.cities):
+        for b in m.cities[i + 1:]:
+            need = ROUTE_APART if (a.id, b.id) in linked else APART
+            if math.dist(points[a.id], points[b.id]) < need:
+                gaps[(a.id, b.id)] = need
+    e = EDGE_ROOM - MAP_PAD
+    x0, y0, x1, y1 = frame.box
+    return displace(points, gaps, DISPLACE, (x0 + e, y0 + e, x1 - e, y1 - e))
 
 
 def _map_items(m: GameMap, box: Box) -> tuple[list[Item], list[CityField], list[RouteField]]:
-    """Land, routes, cities, sight icons and labels inside ``box``, and where its cities and routes are."""
+    """Land, routes, cities and their tags inside ``box``, and where its cities and routes are."""
     from printkit.layout.geo import MapFrame
 
     inner = box.grow(-MAP_PAD)
@@ -137,78 +149,49 @@ def _map_items(m: GameMap, box: Box) -> tuple[list[Item], list[CityField], list[
         items.append(borders)
     placer = LabelPlacer(box.grow(-2), gap=1.2)
     items += _insets(frame, placer)
-    points: Points = {c.id: frame.point(c.lat, c.lon) for c in m.cities}
+    points = _displaced(m, frame)
     for r in m.routes:
         (x1, y1), (x2, y2) = points[r.a], points[r.b]
-        items.append(Line(x1, y1, x2, y2, ROUTE))
-        placer.avoid_line(x1, y1, x2, y2, ROUTE.width / 2 + 0.5)
+        items += [Line(x1, y1, x2, y2, CASING), Line(x1, y1, x2, y2, ROUTE)]
+        placer.avoid_line(x1, y1, x2, y2, CASING.width / 2 + 0.3)
     for c in m.cities:
         px, py = points[c.id]
         placer.block(Box(px - CITY_R - 1, py - CITY_R - 1, 2 * CITY_R + 2, 2 * CITY_R + 2))
-    glyphs = [_city_glyph(c, *points[c.id]) for c in m.cities]
-    icons, labels, tags = _city_labels(m, points, placer)
+    glyphs: list[Item] = [Circle(*points[c.id], CITY_R, CITY) for c in m.cities]
+    tags = _city_tags(m, points, placer)
     regions = _region_names(m, points, placer)
-    items += regions + glyphs + icons + labels
+    items += regions + glyphs + [i for t in tags.values() for i in t.items]
     items.append(Rect(box.x, box.y, box.w, box.h, FRAME))
-    cities = [CityField(c.id, points[c.id], city_radius(c), union(tags[c.id])) for c in m.cities]
+    cities = [CityField(c.id, points[c.id], CITY_R, _corners(tags[c.id].box)) for c in m.cities]
     routes = [RouteField(r.a, r.b, (points[r.a], points[r.b])) for r in m.routes]
     return items, cities, routes
-
-
-def city_radius(c: City) -> float:
-    """The radius of a city's circle (an iconic city's shield: half its side)."""
-    return CITY_R + 2 if c.iconic else CITY_R
 
 
 def _corners(b: Box) -> Rect4:
     return (b.x, b.y, b.right, b.bottom)
 
 
-
-def _city_glyph(c: City, px: float, py: float) -> Item:
-    """A city's circle, or the shield of an iconic city."""
-    if c.iconic:
-        s = 2 * city_radius(c)
-        return Icon("shield", px - s / 2, py - s / 2, s)
-    return Circle(px, py, CITY_R, CITY)
-
-
-def _city_labels(
-    m: GameMap, points: Points, placer: LabelPlacer
-) -> tuple[list[Item], list[Item], dict[str, list[Rect4]]]:
-    """Each city's name (with a leader line if it moved off) and its sight icons: (icons, labels, tag parts).
-
-    The most crowded cities are placed first, while there is still room.
-    """
+def _city_tags(m: GameMap, points: Points, placer: LabelPlacer) -> dict[str, Tag]:
+    """Each city's tag (name and icons), the most crowded cities first, while there is still room."""
 
     def crowd(c: City) -> int:
         px, py = points[c.id]
-        return sum(1 for o in m.cities if math.hypot(points[o.id][0] - px, points[o.id][1] - py) < 45)
+        return sum(1 for o in m.cities if math.hypot(points[o.id][0] - px, points[o.id][1] - py) < CROWD)
 
-    icons: list[Item] = []
-    labels: list[Item] = []
-    tags: dict[str, list[Rect4]] = {}
+    tagger = TagPlacer(m, points, CITY_R, placer)
+    tags: dict[str, Tag] = {}
     for c in sorted(m.cities, key=crowd, reverse=True):  # stable: file order among equals
-        px, py = points[c.id]
-        label = placer.place(c.name, px, py, CITY_R + 1.5, SMALL_SIZE, "bold" if c.iconic else "regular")
-        if label is None:
-            raise LayoutError(f"{m.source or m.id}: no room for the label of {c.name} on the map")
-        labels += _leader(px, py, label)
-        labels.append(label)
-        tags[c.id] = [_corners(text_box(label))]
-        names = _sight_icons(c, m)
-        if not names:
-            continue
-        spot = _icon_spot(px, py, len(names), placer)
-        if spot is None:
-            raise LayoutError(f"{m.source or m.id}: no room for the sights of {c.name} on the map")
-        ix, iy, stacked, size = spot
-        for k, name in enumerate(names):
-            step = k * (size + 1.5)
-            icons.append(Icon(name, ix, iy + step, size) if stacked else Icon(name, ix + step, iy, size))
-        long = len(names) * size + (len(names) - 1) * 1.5
-        tags[c.id].append((ix, iy, ix + (size if stacked else long), iy + (long if stacked else size)))
-    return icons, labels, tags
+        tag = tagger.place(c)
+        if tag is None:
+            px, py = points[c.id]
+            near = [o.name for o in m.cities if o.id != c.id
+                    and math.hypot(points[o.id][0] - px, points[o.id][1] - py) < CROWD]
+            around = f" among {', '.join(near)}" if near else ""
+            raise NoRoom(f"{m.source or m.id}: map sheet: no room for the tag of {c.name}{around}; "
+                         "move these cities apart or leave one out")
+        tags[c.id] = tag
+        placer.block(tag.box)
+    return tags
 
 
 def _region_names(m: GameMap, points: Points, placer: LabelPlacer) -> list[Item]:
@@ -220,23 +203,11 @@ def _region_names(m: GameMap, points: Points, placer: LabelPlacer) -> list[Item]
             continue
         cx = sum(points[c.id][0] for c in cities) / len(cities)
         cy = sum(points[c.id][1] for c in cities) / len(cities)
-        label = placer.place_near(region.name.upper(), cx, cy, REGION_REACH, 8.0, "bold", GREY)
+        label = placer.place_near(region.name.upper(), cx, cy, REGION_REACH, 8.0, "bold", REGION_INK)
         if label is not None:
             regions.append(label)
             placer.block(text_box(label).grow(REGION_APART))  # two names side by side read as one
     return regions
-
-
-def _leader(px: float, py: float, label: Text) -> list[Item]:
-    """A thin line from a city to its label when the label had to move away."""
-    b = text_box(label)
-    nx = min(max(px, b.x), b.right)
-    ny = min(max(py, b.y), b.bottom)
-    dist = math.hypot(nx - px, ny - py)
-    if dist <= CITY_R + 9:
-        return []
-    ux, uy = (nx - px) / dist, (ny - py) / dist
-    return [Line(px + ux * (CITY_R + 1), py + uy * (CITY_R + 1), nx - ux * 1.5, ny - uy * 1.5, LEADER)]
 
 
 def _key(x: float, y: float, w: float, m: GameMap) -> tuple[list[Item], float]:
@@ -281,17 +252,43 @@ def _insets(frame: MapFrame, placer: LabelPlacer) -> list[Item]:
         for edge in (Box(x, y, w, 0), Box(x, y + h, w, 0), Box(x, y, 0, h), Box(x + w, y, 0, h)):
             placer.block(edge.grow(0.6))  # labels and icons stay off the frame line
         caption = inset.name
-        if caption and fonts.text_width(caption, 7.0, "bold") <= w - 6:
-            items.append(text(x + 3, y + h - 3, caption, 7.0, "bold", fill=GREY))
+        if caption and fonts.text_width(caption, SMALL_SIZE, "bold") <= w - 6:
+            label = text(x + 3, y + h - 3, caption, SMALL_SIZE, "bold", fill=REGION_INK)
+            items.append(label)
+            placer.block(text_box(label))
     return items
 
 
-NAME_SLOT_META = "name_slot"
-"""The Document meta key of the name line's slot: ``"x y width size"`` (where a pack prints the name)."""
+def _planned_map(
+    m: GameMap, x: float, top: float, w: float, h: float
+) -> tuple[Plan, tuple[list[Item], list[CityField], list[RouteField]]]:
+    """The sheet's plan and its map; a map too small for its city tags is tried larger."""
+    for least, section_w in ROOMIER:
+        p = plan(m, x, top, w, h, lambda kw: _key(0, 0, kw, m)[1] + 4, least, section_w)
+        try:
+            return p, _map_items(m, p.map_box)
+        except NoRoom:
+            if (least, section_w) == ROOMIER[-1]:
+                raise
+    raise AssertionError("unreachable")
 
 
-def build(m: GameMap, names: list[str], paper: str) -> Document:
-    """Map sheets for ``m``: one landscape page per player name (at least one)."""
+class Composed(NamedTuple):
+    """A map sheet before it is packed: what its pages share, where names go, its geometry and plan."""
+
+    shared: tuple[Item, ...]
+    slot: NameSlot
+    fields: Fields
+    plan: Plan
+
+
+@lru_cache(maxsize=16)
+def compose(m: GameMap, paper: str) -> Composed:
+    """Everything a map sheet shares between its pages, where each name goes, its geometry and its plan.
+
+    Memoised: a map is frozen, so its sheet is laid out once per paper (``maps
+    validate``, ``render`` and ``--fields`` share it).
+    """
     width, height = page_size(paper, landscape=True)
     x0, y0 = MARGIN, MARGIN
     inner_w, inner_h = width - 2 * MARGIN, height - 2 * MARGIN
@@ -302,6 +299,7 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
     shared += block
     line, slot = name_line(x0 + inner_w - name_w, y0 + 2, name_w, "Name")
     shared += line
+    slot = replace(slot, y=slot.y - NAME_LIFT)  # a printed name's descenders clear the rule
     start_y = y0 + 24
     shared.append(Icon("star", x0 + inner_w - name_w, start_y + 2, 12))
     shared.append(text(x0 + inner_w - name_w + 16, start_y + 12, "Start:", 10, "bold"))
@@ -309,14 +307,45 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
     shared.append(Line(x0 + inner_w - name_w + 20 + sw, start_y + 14.5, x0 + inner_w, start_y + 14.5,
                        Style(stroke=INK, width=0.7)))
     top = y0 + max(th, 40) + 8
-    p = plan(m, x0, top, inner_w, y0 + inner_h - top, lambda w: _key(0, 0, w, m)[1] + 4)
-    drawn, cities, routes = _map_items(m, p.map_box)
+    p, (drawn, cities, routes) = _planned_map(m, x0, top, inner_w, y0 + inner_h - top)
     shared += drawn
     shared += _key(x0, p.key_y, p.left_w, m)[0]
-    sections, boxes = _sections(p)
+    sections, boxes = _sections(m, p)
     shared += sections
-    fields = Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes))
-    doc = pack(width, height, shared, names, slot, f"{m.title} - map sheet", "map")
+    return Composed(tuple(shared), slot, Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes)), p)
+
+
+def _problems(m: GameMap, paper: str, shared: tuple[Item, ...], fields: Fields) -> list[str]:
+    """The layout check's findings, one line each: ``<map>: map sheet (A4): <cities>: <what>; <fix>``."""
+    names = {c.id: c.name for c in m.cities}
+    sizes = [(i.text, i.size) for i in shared if isinstance(i, Text)]
+    where = f"{m.source or m.id}: map sheet ({PAPERS.get(paper, paper)})"
+    return [f"{where}: {describe(p, names)}" for p in check(fields, sizes)]
+
+
+def layout_problems(m: GameMap, paper: str) -> list[str]:
+    """Why ``m``'s map sheet on ``paper`` would be hard to read (empty when it is clear).
+
+    Other layout errors (text the font cannot print, unknown paper) are raised.
+    """
+    try:
+        shared, _, fields, _ = compose(m, paper)
+    except NoRoom as exc:
+        return [str(exc)]
+    return _problems(m, paper, shared, fields)
+
+
+NAME_SLOT_META = "name_slot"
+"""The Document meta key of the name line's slot: ``"x y width size"`` (where a pack prints the name)."""
+
+
+def build(m: GameMap, names: list[str], paper: str) -> Document:
+    """Map sheets for ``m``: one landscape page per player name (at least one); refuses a crowded map."""
+    shared, slot, fields, _ = compose(m, paper)
+    problems = _problems(m, paper, shared, fields)
+    if problems:
+        raise LayoutError("\n".join(problems))
+    doc = pack(fields.width, fields.height, shared, names, slot, f"{m.title} - map sheet", "map")
     where = f"{slot.x} {slot.y} {slot.width} {slot.size}"
     return replace(doc, meta={**doc.meta, FIELDS_META: dumps(fields), NAME_SLOT_META: where})
 

@@ -1,0 +1,116 @@
+"""The map sheet's layout check: thresholds, the cities it names, bundled maps pass, crowded maps are refused."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from click.testing import CliRunner
+
+from printkit.cli import cli
+from printkit.loading.maps import bundled_maps, load_map
+from printkit.sheets import layoutcheck as lc
+from printkit.sheets import mapsheet
+from printkit.sheets.fields import CityField, Fields, RouteField
+
+DATA = Path(__file__).parent / "data" / "maps"
+CROWDED = DATA / "crowded.toml"
+CROWDED_MESSAGE = (f"Error: {CROWDED}: map sheet: no room for the tag of Perth among Reykjavík, Łódź, "
+                   "Fish & \"Chips\" <Bay>, São Paulo, Cairo; move these cities apart or leave one out\n")
+NAMES = {"a": "Ayr", "b": "Bree", "c": "Cork"}
+
+
+def city(cid: str, x: float, y: float, tag: tuple[float, float, float, float] | None = None) -> CityField:
+    return CityField(cid, (x, y), 4.6, tag or (x + 6, y - 5, x + 40, y + 5))
+
+
+def fields(*cities: CityField, routes: tuple[RouteField, ...] = ()) -> Fields:
+    return Fields("map", "t", "a4", 842, 595, cities, routes)
+
+
+def described(f: Fields, sizes: tuple[tuple[str, float], ...] = ()) -> list[str]:
+    return [lc.describe(p, NAMES) for p in lc.check(f, sizes)]
+
+
+@pytest.mark.parametrize("paper", ("a4", "letter"))
+@pytest.mark.parametrize("map_id", bundled_maps())
+def test_every_bundled_map_sheet_passes(map_id: str, paper: str) -> None:
+    m = load_map(map_id)
+    assert mapsheet.layout_problems(m, paper) == []
+    f = mapsheet.sheet_fields(m, paper)
+    assert lc.check(f) == []
+    # the thresholds hold with room to spare nowhere needed: measure them directly too
+    for r in f.routes:
+        assert lc.visible_length(r, f) >= lc.ROUTE_VISIBLE
+
+
+def test_a_clear_sheet_has_no_problems() -> None:
+    f = fields(city("a", 100, 100), city("b", 100, 140), routes=(RouteField("a", "b", ((100, 100), (100, 140))),))
+    assert described(f) == []
+
+
+def test_circles_closer_than_3_pt_are_named() -> None:
+    f = fields(city("a", 100, 100, (60, 80, 90, 90)), city("b", 111.5, 100, (120, 110, 150, 120)))
+    assert described(f) == ["Ayr and Bree: circles 2.3 pt apart edge to edge (need 3); "
+                            "move the cities apart or leave one out"]
+
+
+def test_a_route_hidden_by_a_tag_is_named() -> None:
+    f = fields(city("a", 100, 100, (60, 80, 90, 90)), city("b", 100, 140, (110, 135, 150, 145)),
+               city("c", 200, 200, (92, 104, 108, 136)),
+               routes=(RouteField("a", "b", ((100, 100), (100, 140))),))
+    assert "Ayr and Bree: route shows 0.0 pt outside circles and tags (need 8); " \
+           "move the cities apart or drop the route" in described(f)
+    assert lc.visible_length(f.routes[0], f) == pytest.approx(0.0)
+
+
+def test_a_tag_nearer_another_city_or_over_it_is_named() -> None:
+    near = fields(city("a", 100, 100, (140, 95, 170, 105)), city("b", 180, 100, (190, 95, 220, 105)))
+    assert described(near) == ["Ayr and Bree: tag is as near the other city's circle as its own; move the cities apart"]
+    over = fields(city("a", 100, 100, (106, 95, 185, 105)), city("b", 180, 100, (150, 110, 170, 120)))
+    assert "Ayr and Bree: tag lies over the other city's circle; move the cities apart" in described(over)
+
+
+def test_overlapping_tags_and_covered_route_ends_are_named() -> None:
+    f = fields(city("a", 100, 100, (106, 95, 140, 105)), city("b", 100, 130, (106, 100, 140, 110)))
+    assert "Ayr and Bree: tags overlap; move the cities apart" in described(f)
+    g = fields(city("a", 100, 100, (94, 106, 104, 116)), city("b", 100, 160, (106, 155, 140, 165)),
+               city("c", 60, 100, (20, 95, 50, 105)),
+               routes=(RouteField("a", "b", ((100, 100), (100, 160))),))
+    assert "Cork and Ayr: tag covers the end of route a-b at the other city; move the cities apart" not in described(g)
+    h = fields(city("a", 100, 100, (60, 80, 90, 90)), city("b", 100, 160, (106, 155, 140, 165)),
+               city("c", 80, 115, (96, 106, 116, 112)),
+               routes=(RouteField("a", "b", ((100, 100), (100, 160))),))
+    assert "Cork and Ayr: tag covers the end of route a-b at the other city; move the cities apart" in described(h)
+
+
+def test_text_under_7_5_pt_is_named() -> None:
+    assert described(fields(), (("Hawaii", 7.0), ("Ok", 7.5))) == ["text 'Hawaii' is 7.0 pt (need 7.5); shorten it"]
+
+
+def test_render_refuses_a_crowded_map(runner: CliRunner, tmp_path: Path) -> None:
+    target = tmp_path / "c.pdf"
+    result = runner.invoke(cli, ["render", "map", str(CROWDED), "-o", str(target)])
+    assert result.exit_code == 1
+    assert result.stderr == CROWDED_MESSAGE
+    assert not target.exists()
+
+
+def test_maps_validate_runs_the_layout_check(runner: CliRunner) -> None:
+    result = runner.invoke(cli, ["maps", "validate", str(CROWDED), "maps/us.toml"])
+    assert result.exit_code == 1
+    assert result.stderr == CROWDED_MESSAGE  # told once for both papers
+    assert result.stdout == "OK maps/us.toml: Around the US (6 regions, 22 cities, 28 routes)\n"
+
+
+def test_printed_names_descenders_clear_the_name_rule() -> None:
+    from printkit.layout import fonts
+    from printkit.layout.boxes import flatten
+    from printkit.layout.primitives import Line, Text
+
+    doc = mapsheet.build(load_map("world"), ["Jiggly Pygmy Quaypoint"], "a4")
+    items = flatten(doc.pages[0].items, doc.forms)
+    (name,) = [i for i in items if isinstance(i, Text) and i.text.startswith("Jiggly")]
+    rule = min((i for i in items if isinstance(i, Line) and i.y1 == i.y2 and i.y1 > name.y and i.x1 <= name.x),
+               key=lambda i: i.y1 - name.y)
+    assert name.y + fonts.descent(name.size, "bold") < rule.y1 - rule.style.width / 2
