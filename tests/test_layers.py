@@ -48,6 +48,7 @@ OWNERS = {
     "cv2": {"printkit.scan"},
     "numpy": {"printkit.scan"},
     "zxingcpp": {"printkit.scan"},
+    "pypdf": {"printkit.scan.form"},
 }
 
 

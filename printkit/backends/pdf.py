@@ -20,6 +20,7 @@ from printkit.layout.primitives import (
     Circle,
     Document,
     FontWeight,
+    FormField,
     Icon,
     Item,
     Line,
@@ -163,6 +164,25 @@ class _Painter:
             self.c.restoreState()
 
 
+FIELD_TEXT = 11.0
+"""Size of a text field's type (the form's standard Helvetica)."""
+
+
+def _form_field(c: Canvas, f: FormField, height: float) -> None:
+    """One AcroForm field: a check box (states /Yes and /Off) centred in its box, or a text field."""
+    form = c.acroForm
+    if f.kind == "checkbox":
+        size = min(f.w, f.h)
+        form.checkbox(name=f.name, x=f.x + (f.w - size) / 2, y=height - f.y - (f.h + size) / 2, size=size,
+                      buttonStyle="check", fillColor=None, borderColor=None, borderWidth=0, textColor=None,
+                      fieldFlags="", annotationFlags="print")
+    else:
+        form.textfield(name=f.name, value=f.value, x=f.x, y=height - f.y - f.h, width=f.w, height=f.h,
+                       fillColor=None, borderColor=None, borderWidth=0, fontName="Helvetica",
+                       fontSize=FIELD_TEXT, maxlen=200, fieldFlags="readOnly" if f.hidden else "",
+                       annotationFlags="hidden" if f.hidden else "print")
+
+
 def render_pdf(document: Document, progress: Callable[[int], None] | None = None) -> bytes:
     """The document as PDF bytes (byte-identical for identical documents).
 
@@ -182,6 +202,8 @@ def render_pdf(document: Document, progress: Callable[[int], None] | None = None
     c.setCreator("printkit")
     c.setAuthor(document.meta.get("author", ""))
     c.setSubject(document.meta.get("subject", ""))
+    if "keywords" in document.meta:
+        c.setKeywords(document.meta["keywords"])
     symbols = {s.name: s for s in document.symbols}
     painter = _Painter(c, document.height, symbols)
     for sym in document.symbols:
@@ -194,6 +216,8 @@ def render_pdf(document: Document, progress: Callable[[int], None] | None = None
         c.endForm()
     for page in document.pages:
         painter.draw(page.items)
+        for f in page.fields:
+            _form_field(c, f, document.height)
         c.showPage()
         if progress is not None:
             progress(1)

@@ -50,13 +50,21 @@ def pixels(points: float, dpi: int) -> int:
     return math.ceil(round(points * dpi / 72, 6))
 
 
-def rasterise(pdf_bytes: bytes, dpi: int, rgb: bool = True) -> Iterator[tuple[bytes, int, int, int]]:
-    """Each page of a PDF as packed pixel rows: (bytes, width, height, stride); RGB, or BGR if not ``rgb``."""
+def rasterise(
+    pdf_bytes: bytes, dpi: int, rgb: bool = True, forms: bool = False, only: int | None = None
+) -> Iterator[tuple[bytes, int, int, int]]:
+    """Each page of a PDF as packed pixel rows: (bytes, width, height, stride); RGB, or BGR if not ``rgb``.
+
+    ``forms`` draws filled-in form fields as a PDF app shows them; ``only``
+    gives just that page (from 0).
+    """
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(pdf_bytes)
+    if forms:
+        pdf.init_forms()
     try:
-        for index in range(len(pdf)):
+        for index in range(len(pdf)) if only is None else (only,):
             page = pdf[index]
             bitmap = page.render(scale=dpi / 72, rev_byteorder=rgb, fill_color=(255, 255, 255, 255))
             width, height = (min(pixels(pt, dpi), px) for pt, px in zip(page.get_size(), (bitmap.width, bitmap.height)))

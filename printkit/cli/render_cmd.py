@@ -102,6 +102,20 @@ def _fields_text(document: Document, kind: str, fields_path: str | None, subject
     return document.meta[FIELDS_META]
 
 
+def _fillable(document: Document, kind: str, chosen: Format) -> Document:
+    """The sheet with its form fields for ``--fillable`` (PDF map sheets only: a usage error otherwise)."""
+    from printkit.sheets.fields import FIELDS_META
+    from printkit.sheets.fillable import fillable
+
+    if FIELDS_META not in document.meta:
+        raise click.BadParameter(f"the {kind} sheet has nothing to fill in on a tablet; map sheets do",
+                                 param_hint="'--fillable'")
+    if chosen != "pdf":
+        raise click.BadParameter(f"form fields need a PDF, not {chosen.upper()}; use --format pdf or a .pdf file",
+                                 param_hint="'--fillable'")
+    return fillable(document)
+
+
 def _write_fields(path: Path, data: str) -> None:
     """Write the field JSON atomically."""
     from printkit.files import atomic_write
@@ -124,8 +138,10 @@ def _write_fields(path: Path, data: str) -> None:
               help="Seed for anything random (sheets are not random today; kept for reproducible scripts).")
 @click.option("--fields", "fields_path", metavar="FILE.json",
               help="Also write the first page's geometry (cities, routes, boxes) as JSON (map sheets).")
+@click.option("--fillable", is_flag=True,
+              help="PDF map sheets: add a check box over every tick box and a name field, to play on a tablet.")
 def render(kind: str, subject: str, players: int | None, names: str | None, fmt: str | None, paper: str,
-           output: str | None, seed: int, fields_path: str | None) -> None:
+           output: str | None, seed: int, fields_path: str | None, fillable: bool) -> None:
     """Render sheet KIND ({kinds}) of MAP to PDF, SVG or PNG.
 
     MAP is a bundled map ({maps}), a map .toml file, or another game
@@ -138,6 +154,7 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
       printkit render map world --names "Ann,Bo,Cy"
       printkit render tracker world --paper letter -o tracker.png
       printkit render scorepad europe --players 8 --format svg
+      printkit render map world --names "Ann,Bo,Cy" --fillable -o party.pdf
     """
     from printkit import backends
 
@@ -150,6 +167,8 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
         output_path(output, OUTPUT_HINT, [subject])
     document = _build(kind, subject, roster, paper.lower())
     fields = _fields_text(document, kind, fields_path, subject)
+    if fillable:
+        document = _fillable(document, kind, chosen)
     count = backends.file_count(document, chosen)
     if output == STDOUT:
         if count != 1:

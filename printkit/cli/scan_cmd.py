@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 UNSURE_EXIT = 3
 """Exit status when every page was read but some reads are unsure (and --accept was not given)."""
-INSTALL_HINT = 'printkit scan needs OpenCV, numpy and zxing-cpp: pip install "printkit[scan]"'
+INSTALL_HINT = 'printkit scan needs OpenCV, numpy, zxing-cpp and pypdf: pip install "printkit[scan]"'
 
 
 class ScanUnavailable(PrintkitError):
@@ -25,7 +25,7 @@ def _need_extra() -> None:
     """Fail with the install hint unless the scan extra's libraries import."""
     import importlib.util
 
-    if any(importlib.util.find_spec(name) is None for name in ("cv2", "numpy", "zxingcpp")):
+    if any(importlib.util.find_spec(name) is None for name in ("cv2", "numpy", "zxingcpp", "pypdf")):
         raise ScanUnavailable(INSTALL_HINT)
 
 
@@ -80,6 +80,8 @@ def scan(files: tuple[str, ...], mode: str | None, as_json: bool, save: str | No
     from printkit.scan.run import scan_files, write_reviews
 
     found = scan_files(list(files))
+    for line in found.notes:
+        click.echo(f"Note: {line}", err=True)
     for line in found.errors:
         click.echo(f"Error: {line}", err=True)
     if not found.sheets:

@@ -124,11 +124,30 @@ class Form:
 
 
 @dataclass(frozen=True)
+class FormField:
+    """An interactive form field over the rectangle at top-left (x, y): a check box or a text field.
+
+    Only the PDF backend draws them (other formats have no forms). A hidden
+    field carries data for a program, not a person (``value``, read-only).
+    """
+
+    name: str
+    kind: Literal["checkbox", "text"]
+    x: float
+    y: float
+    w: float
+    h: float
+    value: str = ""
+    hidden: bool = False
+
+
+@dataclass(frozen=True)
 class Page:
-    """One page: its items in paint order."""
+    """One page: its items in paint order, and the form fields over them."""
 
     items: tuple[Item, ...]
     label: str = ""
+    fields: tuple[FormField, ...] = ()
 
 
 @dataclass(frozen=True)

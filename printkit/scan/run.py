@@ -11,21 +11,32 @@ from printkit.scan.sheet import SheetRead, read_sheet
 
 @dataclass(frozen=True)
 class Scanned:
-    """The sheets read, in order, and one error line per page that could not be read."""
+    """The sheets read, in order, one error line per page that could not be read, and notes (fall-backs)."""
 
     sheets: tuple[SheetRead, ...]
     errors: tuple[str, ...]
+    notes: tuple[str, ...] = ()
 
 
 def scan_files(paths: list[str]) -> Scanned:
     """Read every page of every file (folders: their images and PDFs); an unreadable page is an error line."""
+    from printkit.scan.form import read_form
+
     sheets: list[SheetRead] = []
     errors: list[str] = []
+    notes: list[str] = []
     files = expand(paths)
     for path in files:
         if not path.is_file():
             errors.append(f"{path}: no such file")
             continue
+        if path.suffix.lower() == ".pdf":
+            form = read_form(path, path.read_bytes())
+            sheets += form.sheets
+            errors += form.errors
+            notes += [form.note] if form.note else []
+            if not form.fallback:
+                continue
         for where, image in pages(path):
             if isinstance(image, ScanError):
                 errors.append(str(image))
@@ -36,7 +47,7 @@ def scan_files(paths: list[str]) -> Scanned:
                 errors.append(str(exc))
     if not files:
         errors.append(f"{', '.join(paths)}: no PNG, JPEG or PDF files to scan")
-    return Scanned(tuple(sheets), tuple(errors))
+    return Scanned(tuple(sheets), tuple(errors), tuple(notes))
 
 
 def review_name(index: int, sheet: SheetRead) -> str:

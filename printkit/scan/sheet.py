@@ -12,6 +12,7 @@ from printkit.scan.read import Read
 if TYPE_CHECKING:
     from printkit.scan.images import Image
     from printkit.scan.locate import Identity
+    from printkit.sheets.fields import Fields
 
 STAR_MIN = 0.06
 """Least ink share in a city's star ring for it to count as starred."""
@@ -47,7 +48,7 @@ class SheetRead:
         self.uncertain.append(Uncertain(path, round(confidence, 3), message))
 
 
-def _load_map(ident: Identity, where: PageSource) -> GameMap:
+def load_sheet_map(ident: Identity, where: PageSource) -> GameMap:
     """The map the QR code names, else a ScanError."""
     from printkit.errors import UnknownMapError
     from printkit.loading.maps import load_map
@@ -62,22 +63,37 @@ def read_sheet(image: Image, where: PageSource) -> SheetRead:
     """Read one page; a ScanError (naming ``where``) if it holds no readable sheet of this version."""
     from printkit.scan.ink import blank_sheet, ink_mask
     from printkit.scan.locate import locate
-    from printkit.scan.read import read_boxes, read_routes, star_ink
 
     found = locate(image, where)
-    m = _load_map(found.ident, where)
+    m = load_sheet_map(found.ident, where)
     blank = blank_sheet(m.id, found.ident.paper)
-    if blank.fields.layout != found.ident.layout:
-        raise ScanError(f"{where}: the sheet was printed by another printkit version (layout {found.ident.layout}, "
-                        f"this one draws {blank.fields.layout}): print it again, or scan with that version")
-    ink = ink_mask(found.warped, blank)
-    boxes = read_boxes(ink, blank.fields)
+    check_layout(found.ident, blank.fields, where)
+    return read_ink(ink_mask(found.warped, blank), blank.fields, where, found.ident, m, found.warped)
+
+
+def check_layout(ident: Identity, fields: Fields, where: PageSource) -> None:
+    """A ScanError unless the sheet was printed by this version's layout."""
+    if fields.layout != ident.layout:
+        raise ScanError(f"{where}: the sheet was printed by another printkit version (layout {ident.layout}, "
+                        f"this one draws {fields.layout}): print it again, or scan with that version")
+
+
+def read_ink(ink: Image, fields: Fields, where: PageSource, ident: Identity, m: GameMap, image: Image,
+             stars: Image | None = None) -> SheetRead:
+    """Every box, star and route read from the player's ink (a mask on the sheet at SCALE), the trail checked.
+
+    ``stars``, when given, is the ink of the start star alone (pen strokes
+    are told apart on a fillable PDF), so it is not read as part of a route.
+    """
+    from printkit.scan.read import read_boxes, read_routes, star_ink
+
+    boxes = read_boxes(ink, fields)
     unsure = sum(1 for r in boxes.values() if not r.certain)
     if boxes and unsure > BLANK_MAX * len(boxes):
         raise ScanError(f"{where}: {unsure} of {len(boxes)} boxes cannot be read (too blurred, dark or creased?)")
-    star = star_ink(ink, blank.fields)
-    starred = frozenset(c for c, v in star.items() if v >= STAR_MIN)
-    sheet = SheetRead(where, found.ident, m, boxes, read_routes(ink, blank.fields, starred), star, found.warped)
+    star = star_ink(ink if stars is None else stars, fields)
+    starred = frozenset(c for c, v in star.items() if v >= STAR_MIN) if stars is None else frozenset()
+    sheet = SheetRead(where, ident, m, boxes, read_routes(ink, fields, starred), star, image)
     check_sheet(sheet)
     return sheet
 

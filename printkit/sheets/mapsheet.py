@@ -335,6 +335,10 @@ def layout_problems(m: GameMap, paper: str) -> list[str]:
     return _problems(m, paper, shared, fields)
 
 
+NAME_SLOT_META = "name_slot"
+"""The Document meta key of the name line's slot: ``"x y width size"`` (where a pack prints the name)."""
+
+
 def build(m: GameMap, names: list[str], paper: str) -> Document:
     """Map sheets for ``m``: one landscape page per player name (at least one); refuses a crowded map."""
     shared, slot, fields, _ = compose(m, paper)
@@ -342,7 +346,8 @@ def build(m: GameMap, names: list[str], paper: str) -> Document:
     if problems:
         raise LayoutError("\n".join(problems))
     doc = pack(fields.width, fields.height, shared, names, slot, f"{m.title} - map sheet", "map")
-    return replace(doc, meta={**doc.meta, FIELDS_META: dumps(fields)})
+    where = f"{slot.x} {slot.y} {slot.width} {slot.size}"
+    return replace(doc, meta={**doc.meta, FIELDS_META: dumps(fields), NAME_SLOT_META: where})
 
 
 def sheet_fields(m: GameMap, paper: str) -> Fields:

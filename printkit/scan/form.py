@@ -1,0 +1,281 @@
+"""Filled fillable PDFs (``render --fillable``) read straight from their form fields and pen strokes.
+
+No image is decoded: pypdf (the only module importing it) gives each page's
+hidden ``sheet`` field (the QR payload: map, paper, layout, page, name), its
+check boxes and its pen annotations (``/Ink``, ``/Line``, ``/PolyLine``,
+``/Highlight``). The strokes are drawn into an ink mask on the sheet's own
+geometry and read by the same box, star and route readers as a scan
+(:func:`printkit.scan.sheet.read_ink`); a ticked check box reads as marked.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+from functools import lru_cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from printkit.scan.images import PageSource, ScanError
+from printkit.scan.read import ROUTE_REACH, Read
+from printkit.scan.sheet import STAR_MIN, SheetRead, check_layout, load_sheet_map, read_ink
+
+if TYPE_CHECKING:
+    from printkit.scan.images import Image
+    from printkit.scan.locate import Identity
+    from printkit.sheets.fields import Fields
+
+Stroke = list[tuple[float, float]]
+PEN_WIDTH = 1.5
+"""Points: a stroke's width in the ink mask when its annotation gives none (clamped to 1-3 pt)."""
+STRAY_SHARE = 0.5
+"""A stroke with less than this share of its length on a drawn route, a box or near a city is reported."""
+STAR_SIDES = 6
+"""A start star covers at least this many of the eight directions around its city (a route stroke: one or two)."""
+PEN_KINDS = ("/Ink", "/Line", "/PolyLine", "/Highlight")
+
+
+@dataclass(frozen=True)
+class FormRead:
+    """A PDF's pages read as a filled form (``sheets``, ``errors``), or not a form (``fallback``, with ``note``)."""
+
+    sheets: tuple[SheetRead, ...] = ()
+    errors: tuple[str, ...] = ()
+    fallback: bool = True
+    note: str = ""
+
+
+@lru_cache(maxsize=16)
+def sheet_geometry(map_id: str, paper: str) -> Fields:
+    """The map sheet's fields as this version draws them (no picture needed)."""
+    from printkit import registry
+    from printkit.sheets.fields import FIELDS_META, loads
+
+    return loads(registry.build_sheet("map", map_id, [""], paper).meta[FIELDS_META])
+
+
+def _inherited(widget: Any, key: str) -> Any:
+    """``key`` of the widget or the nearest parent field that has it (None if none)."""
+    node, depth = widget, 0
+    while node is not None and depth < 16:
+        if key in node:
+            return node[key]
+        node, depth = (node["/Parent"].get_object() if "/Parent" in node else None), depth + 1
+    return None
+
+
+def _name(widget: Any) -> str:
+    """The field's full name: the ``/T`` of the widget and its parents, joined by dots."""
+    parts: list[str] = []
+    node = widget
+    while node is not None and len(parts) < 16:
+        if "/T" in node:
+            parts.append(str(node["/T"]))
+        node = node["/Parent"].get_object() if "/Parent" in node else None
+    return ".".join(reversed(parts))
+
+
+def _annotations(page: Any) -> list[Any]:
+    return [a.get_object() for a in (page.get("/Annots") or [])]
+
+
+def _widgets(page: Any) -> dict[str, Any]:
+    """The page's form widgets by full field name."""
+    return {_name(a): a for a in _annotations(page) if a.get("/Subtype") == "/Widget"}
+
+
+def _identity(widgets: dict[str, Any], where: PageSource) -> tuple[Identity, str]:
+    """(the sheet's identity, the page's field prefix) from its hidden ``sheet`` field, else a ScanError."""
+    from printkit.layout.marks import parse_payload
+    from printkit.scan.locate import Identity
+    from printkit.sheets.fillable import NAME_FIELD, SHEET_FIELD
+
+    for name, w in widgets.items():
+        if name == SHEET_FIELD or name.endswith("." + SHEET_FIELD):
+            parsed = parse_payload(str(_inherited(w, "/V") or ""))
+            if parsed is not None:
+                prefix = name[: -len(SHEET_FIELD)]
+                typed = widgets.get(prefix + NAME_FIELD)
+                value = str(_inherited(typed, "/V") or "").strip() if typed is not None else ""
+                return Identity(*parsed[:4], value or parsed[4]), prefix
+    raise ScanError(f"{where}: the form has no '{SHEET_FIELD}' field naming the sheet (renamed or removed?): "
+                    "render it again with --fillable")
+
+
+def _ticked(widgets: dict[str, Any], prefix: str, box_ids: list[str], where: PageSource) -> set[str]:
+    """The box ids whose check box is on; a ScanError for a missing box or a value neither on nor off."""
+    missing = [b for b in box_ids if prefix + b not in widgets]
+    if missing:
+        shown = ", ".join(prefix + b for b in missing[:3]) + (", ..." if len(missing) > 3 else "")
+        raise ScanError(f"{where}: {len(missing)} of the sheet's {len(box_ids)} check boxes are missing ({shown}): "
+                        "renamed or removed? Render the sheet again with --fillable")
+    on: set[str] = set()
+    for b in box_ids:
+        w = widgets[prefix + b]
+        states = [str(k) for k in ((w.get("/AP") or {}).get("/N") or {}) if str(k) != "/Off"]
+        value = _inherited(w, "/V")
+        value = str(value if value is not None else w.get("/AS", "/Off"))
+        if value in states:
+            on.add(b)
+        elif value not in ("/Off", ""):
+            raise ScanError(f"{where}: check box {prefix + b}: value {value} is neither on "
+                            f"({' or '.join(states) or 'no on-state'}) nor off (/Off)")
+    return on
+
+
+def _points(nums: Any) -> list[float]:
+    return [float(v) for v in nums]
+
+
+def strokes(page: Any) -> list[tuple[Stroke, float]]:
+    """Each pen stroke on the page as points (top-left origin, y down) with its width in points."""
+    box = [float(v) for v in page.mediabox]
+    left, top = box[0], box[3]
+    out: list[tuple[Stroke, float]] = []
+    for a in _annotations(page):
+        kind = a.get("/Subtype")
+        if kind not in PEN_KINDS:
+            continue
+        width = float((a.get("/BS") or {}).get("/W", PEN_WIDTH))
+        if kind == "/Ink":
+            lines = [_points(s) for s in a.get("/InkList") or []]
+        elif kind == "/Line":
+            lines = [_points(a.get("/L") or [])]
+        elif kind == "/PolyLine":
+            lines = [_points(a.get("/Vertices") or [])]
+        else:  # a quad per stretch: the line through the middles of its left and right edges
+            q = _points(a.get("/QuadPoints") or [])
+            lines = [[(q[k] + q[k + 4]) / 2, (q[k + 1] + q[k + 5]) / 2, (q[k + 2] + q[k + 6]) / 2,
+                      (q[k + 3] + q[k + 7]) / 2] for k in range(0, len(q) - 7, 8)]
+        for nums in lines:
+            pts = [(nums[k] - left, top - nums[k + 1]) for k in range(0, len(nums) - 1, 2)]
+            if pts:
+                out.append((pts, min(3.0, max(1.0, width))))
+    return out
+
+
+def ink_of(found: list[tuple[Stroke, float]], fields: Fields) -> Image:
+    """The strokes drawn as an ink mask (1 = ink) on the sheet at the readers' scale."""
+    import cv2
+    import numpy as np
+
+    from printkit.scan.locate import SCALE
+
+    ink = np.zeros((round(fields.height * SCALE), round(fields.width * SCALE)), dtype=np.uint8)
+    for pts, width in found:
+        line = np.array([[round(x * SCALE * 8), round(y * SCALE * 8)] for x, y in pts], dtype=np.int32)
+        cv2.polylines(ink, [line], False, 1, max(1, round(width * SCALE)), cv2.LINE_8, shift=3)
+        if len(pts) == 1:
+            cv2.circle(ink, (round(pts[0][0] * SCALE), round(pts[0][1] * SCALE)), max(1, round(width * SCALE)), 1, -1)
+    return ink
+
+
+def star_of(pts: Stroke, fields: Fields) -> str | None:
+    """The city a stroke rings round (a start star: all of it near the city, on every side), else None."""
+    from printkit.scan.read import STAR_RING
+
+    for c in fields.cities:
+        (cx, cy), reach = c.center, c.radius + STAR_RING + 2
+        if all(math.dist(p, c.center) <= reach for p in pts):
+            sides = {int((math.degrees(math.atan2(y - cy, x - cx)) + 360) // 45) % 8 for x, y in _along(pts)}
+            if len(sides) >= STAR_SIDES:
+                return c.id
+    return None
+
+
+def _along(pts: Stroke) -> list[tuple[float, float]]:
+    """Points every 1 pt along a stroke."""
+    out = [pts[0]]
+    for (ax, ay), (bx, by) in zip(pts, pts[1:]):
+        n = max(1, int(math.hypot(bx - ax, by - ay)))
+        out += [(ax + (bx - ax) * k / n, ay + (by - ay) * k / n) for k in range(1, n + 1)]
+    return out
+
+
+def _strays(sheet: SheetRead, fields: Fields, found: list[tuple[Stroke, float]]) -> None:
+    """Report each stroke that runs along no drawn route and lies in no box and by no city (never guessed)."""
+    from printkit.scan.read import ROUTE_EMPTY, STAR_RING, seg_dist
+
+    lines = [r.points for r in fields.routes if sheet.routes[r.id].measure > ROUTE_EMPTY]
+    boxes = [b.rect for b in fields.boxes]
+    cities = [(c.center, c.radius + STAR_RING) for c in fields.cities]
+
+    def explained(x: float, y: float) -> bool:
+        return (any(seg_dist(x, y, a, b) <= ROUTE_REACH + 1 for line in lines for a, b in zip(line, line[1:]))
+                or any(r[0] - 2 <= x <= r[2] + 2 and r[1] - 2 <= y <= r[3] + 2 for r in boxes)
+                or any(math.dist((x, y), c) <= r for c, r in cities))
+
+    for k, (pts, _) in enumerate(found, start=1):
+        samples = _along(pts)
+        if sum(1 for p in samples if explained(*p)) < STRAY_SHARE * len(samples):
+            (x0, y0), (x1, y1) = pts[0], pts[-1]
+            sheet.doubt(f"stroke.{k}", 0.0, f"pen stroke {k} ({x0:.0f},{y0:.0f} to {x1:.0f},{y1:.0f} pt from the "
+                        "top left) runs along no route: check what it means")
+
+
+def _picture(pdf: bytes, index: int, ink: Image) -> Image:
+    """The page as a PDF app shows it (fields drawn) with the pen strokes on it, at the readers' scale."""
+    from printkit.backends.png import rasterise
+    from printkit.scan.images import raw_image
+    from printkit.scan.locate import SCALE
+
+    buf, width, height, stride = next(rasterise(pdf, round(SCALE * 72), rgb=False, forms=True, only=index))
+    image = raw_image(buf, width, height, stride)
+    if image.shape[:2] == ink.shape:
+        image[ink > 0] = (160, 60, 0)  # the pen strokes, in blue
+    return image
+
+
+def read_page(page: Any, pdf: bytes, index: int, where: PageSource) -> SheetRead:
+    """One filled form page read through the scan's readers; a ScanError naming ``where`` if it cannot be."""
+    from printkit.sheets.fillable import tick_boxes
+
+    widgets = _widgets(page)
+    ident, prefix = _identity(widgets, where)
+    m = load_sheet_map(ident, where)
+    fields = sheet_geometry(m.id, ident.paper)
+    check_layout(ident, fields, where)
+    box_ids = [b for b, _ in tick_boxes(fields)]
+    ticked = _ticked(widgets, prefix, box_ids, where)
+    found = strokes(page)
+    starry = [s for s in found if star_of(s[0], fields) is not None]
+    ink = ink_of([s for s in found if s not in starry], fields)
+    star = ink_of(starry, fields)
+    sheet = read_ink(ink, fields, where, ident, m, _picture(pdf, index, ink + star), star)
+    for b in ticked:
+        sheet.boxes[b] = Read(b, True, 1.0, 1.0)
+    _strays(sheet, fields, found)
+    return sheet
+
+
+def read_form(path: Path, data: bytes) -> FormRead:
+    """A PDF's pages as filled fillable sheets; ``fallback`` when it holds no form (scan its pages as images).
+
+    A PDF made by ``render --fillable`` whose fields are gone (flattened by
+    the app) falls back too, with a one-line ``note`` saying so.
+    """
+    import io
+
+    import pypdf
+
+    from printkit.sheets.fillable import KEYWORDS
+
+    try:
+        reader = pypdf.PdfReader(io.BytesIO(data))
+        pdf_pages = list(reader.pages)
+        keywords = str(reader.metadata.get("/Keywords", "")) if reader.metadata else ""
+        widgets = [bool(_widgets(p)) for p in pdf_pages]
+    except Exception:  # pypdf's own errors for a damaged file: the image reader reports it
+        return FormRead()
+    if not any(widgets):
+        flat = keywords == KEYWORDS
+        return FormRead(note=f"{path}: a fillable sheet without its form fields (flattened?): "
+                        "reading its pages as scans" if flat else "")
+    sheets: list[SheetRead] = []
+    errors: list[str] = []
+    for k, page in enumerate(pdf_pages, start=1):
+        try:
+            sheets.append(read_page(page, data, k - 1, PageSource(path, k)))
+        except ScanError as exc:
+            errors.append(str(exc))
+    return FormRead(tuple(sheets), tuple(errors), fallback=False)

@@ -1,0 +1,63 @@
+"""Fillable map sheets for tablets: a check box over every tick box, a text field for the name.
+
+The fields are named by the ``--fields`` box ids (``souvenirs.mugs.1``); in a
+pack of several pages each page's names start with ``p<page>.`` so one file
+holds a whole party. Each page also carries a hidden, read-only text field
+``sheet`` holding the page's QR payload (map, paper, layout, page, name), so
+``printkit scan`` knows the sheet without decoding an image.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import replace
+
+from printkit.layout.marks import sheet_payload
+from printkit.layout.primitives import Document, FormField, Page, Text
+from printkit.sheets.fields import FIELDS_META, Fields, Rect4, loads
+from printkit.sheets.mapsheet import NAME_SLOT_META
+
+KEYWORDS = "printkit fillable map sheet"
+"""The PDF's Keywords: how a flattened copy (its fields gone) is still told from a scan."""
+SHEET_FIELD = "sheet"
+"""The hidden field holding the page's QR payload."""
+NAME_FIELD = "name"
+"""The text field for the player's name."""
+WRITE_INS = ("score.", "total")
+"""Box ids that are written in (points), not ticked: they get no check box."""
+
+
+def field_prefix(page: int, pages: int) -> str:
+    """The field-name prefix of page ``page`` (from 1): ``p3.`` in a pack, nothing on a single sheet."""
+    return f"p{page}." if pages > 1 else ""
+
+
+def tick_boxes(fields: Fields) -> list[tuple[str, Rect4]]:
+    """(box id, rect) of every box a player ticks (not the write-in score boxes)."""
+    return [(b.id, b.rect) for b in fields.boxes if not b.id.startswith(WRITE_INS)]
+
+
+def _page(page: Page, k: int, total: int, payload: str, boxes: list[tuple[str, Rect4]],
+          slot: list[float]) -> Page:
+    """One page with its fields; a printed name becomes the name field's value."""
+    x, y, width, size = slot
+    pre = field_prefix(k, total)
+    items = tuple(i for i in page.items if not (isinstance(i, Text) and (i.x, i.y) == (x, y)))
+    fields = [FormField(pre + box_id, "checkbox", r[0], r[1], r[2] - r[0], r[3] - r[1]) for box_id, r in boxes]
+    fields.append(FormField(pre + NAME_FIELD, "text", x - 2, y - size, width, size + 4, page.label))
+    fields.append(FormField(pre + SHEET_FIELD, "text", 0, 0, 1, 1, payload, hidden=True))
+    return replace(page, items=items, fields=tuple(fields))
+
+
+def fillable(document: Document) -> Document:
+    """The map sheet ``document`` with form fields on every page (a KeyError if it is not a map sheet)."""
+    fields_json = document.meta[FIELDS_META]
+    slot = [float(v) for v in document.meta[NAME_SLOT_META].split()]
+    sheet = json.loads(fields_json)["sheet"]
+    boxes = tick_boxes(loads(fields_json))
+    total = len(document.pages)
+    pages = tuple(
+        _page(p, k, total, sheet_payload(sheet["map"], sheet["paper"], sheet["layout"], k, p.label), boxes, slot)
+        for k, p in enumerate(document.pages, start=1)
+    )
+    return replace(document, pages=pages, meta={**document.meta, "keywords": KEYWORDS})

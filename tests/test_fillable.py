@@ -1,0 +1,340 @@
+"""Fillable map sheets (render --fillable), filled as a tablet app would and read back by printkit scan."""
+
+from __future__ import annotations
+
+import io
+import json
+import math
+import random
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+import pypdf
+import pytest
+from click.testing import CliRunner
+from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, TextStringObject
+
+from printkit import registry
+from printkit.backends.pdf import render_pdf
+from printkit.cli import cli
+from printkit.loading.maps import load_map
+from printkit.scan import simulate as sim
+from printkit.scan.form import read_form
+from printkit.scan.game import scan_game
+from printkit.sheets.fields import Fields, loads
+from printkit.sheets.fillable import fillable, tick_boxes
+from tests.scan_helpers import game, truth_doc
+
+MAPS = ["world", "us", "europe", "south-america"]
+KINDS = ("/Ink", "/PolyLine", "/Line", "/Highlight")
+
+
+@lru_cache(maxsize=None)
+def blank(map_id: str, paper: str, names: tuple[str, ...]) -> tuple[bytes, Fields]:
+    """The fillable PDF of a pack and its geometry."""
+    doc = registry.build_sheet("map", map_id, list(names), paper)
+    return render_pdf(fillable(doc)), loads(doc.meta["fields"])
+
+
+def _stroke(kind: str, pts: list[tuple[float, float]], height: float) -> DictionaryObject:
+    """A pen annotation of ``kind`` through ``pts`` (top-left points), in PDF user space."""
+    flat = [v for x, y in pts for v in (x, height - y)]
+    xs, ys = flat[0::2], flat[1::2]
+    annot = DictionaryObject({
+        NameObject("/Type"): NameObject("/Annot"), NameObject("/Subtype"): NameObject(kind),
+        NameObject("/Rect"): ArrayObject(FloatObject(v) for v in (min(xs) - 2, min(ys) - 2, max(xs) + 2, max(ys) + 2)),
+        NameObject("/BS"): DictionaryObject({NameObject("/W"): FloatObject(1.5)}),
+    })
+    nums = ArrayObject(FloatObject(round(v, 2)) for v in flat)
+    if kind == "/Ink":
+        annot[NameObject("/InkList")] = ArrayObject([nums])
+    elif kind == "/PolyLine":
+        annot[NameObject("/Vertices")] = nums
+    elif kind == "/Line":
+        annot[NameObject("/L")] = ArrayObject(nums[:2] + nums[-2:])
+    else:  # a freehand highlight: one quad per stretch, 3 pt tall
+        quads: list[float] = []
+        for (ax, ay), (bx, by) in zip(zip(xs, ys), list(zip(xs, ys))[1:]):
+            quads += [ax, ay + 1.5, bx, by + 1.5, ax, ay - 1.5, bx, by - 1.5]
+        annot[NameObject("/QuadPoints")] = ArrayObject(FloatObject(v) for v in quads)
+    return annot
+
+
+def _route_line(a: tuple[float, float], b: tuple[float, float], rng: random.Random) -> list[tuple[float, float]]:
+    """A finger's line from city a to city b: points every 5 pt, wobbling up to 1 pt."""
+    n = max(2, int(math.dist(a, b) / 5))
+    return [(a[0] + (b[0] - a[0]) * k / n + rng.uniform(-1, 1) * (0 < k < n),
+             a[1] + (b[1] - a[1]) * k / n + rng.uniform(-1, 1) * (0 < k < n)) for k in range(n + 1)]
+
+
+def tablet(pdf: bytes, fills: list[sim.Filled], seed: int = 0, kinds: tuple[str, ...] = ("/Ink",),
+           values: dict[str, str] | None = None) -> bytes:
+    """The PDF filled as a tablet app does: ticked boxes get /V and /AS set to their on-state, routes and the
+    start star become pen annotations; ``values`` sets other fields' /V (a typed name, a broken value)."""
+    rng = random.Random(seed)
+    writer = pypdf.PdfWriter(clone_from=pypdf.PdfReader(io.BytesIO(pdf)))
+    fields = blank_fields(writer)
+    height = float(writer.pages[0].mediabox[3])
+    for k, (page, filled) in enumerate(zip(writer.pages, fills), start=1):
+        prefix = f"p{k}." if len(writer.pages) > 1 else ""
+        for ref in page["/Annots"]:
+            widget = ref.get_object()
+            name = str(widget["/T"])
+            if name.removeprefix(prefix) in filled.boxes:
+                on = next(s for s in widget["/AP"]["/N"] if s != "/Off")
+                widget[NameObject("/V")] = widget[NameObject("/AS")] = NameObject(on)
+            if values and name in values:
+                widget[NameObject("/V")] = (NameObject(values[name]) if values[name].startswith("/")
+                                            else TextStringObject(values[name]))
+        for route in fields.routes:
+            if route.id in filled.routes:
+                pts = _route_line(route.points[0], route.points[-1], rng)
+                page.annotations.append(writer._add_object(_stroke(rng.choice(kinds), pts, height)))
+        if filled.start is not None:
+            c = fields.city(filled.start)
+            r = c.radius + 4.5
+            star = [(c.center[0] + r * math.sin(j * 4 * math.pi / 5), c.center[1] - r * math.cos(j * 4 * math.pi / 5))
+                    for j in range(6)]
+            page.annotations.append(writer._add_object(_stroke("/Ink", star, height)))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def blank_fields(writer: pypdf.PdfWriter) -> Fields:
+    """The geometry of the sheet the writer holds (from its hidden sheet field)."""
+    from printkit.scan.form import sheet_geometry
+
+    for ref in writer.pages[0]["/Annots"]:
+        w = ref.get_object()
+        if str(w["/T"]).endswith("sheet"):
+            _, map_id, paper, *_ = str(w["/V"]).split("|")
+            return sheet_geometry(map_id, paper)
+    raise AssertionError("no sheet field")
+
+
+def run(*args: str) -> tuple[int, str, str]:
+    result = CliRunner().invoke(cli, list(args))
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.exception
+    return result.exit_code, result.stdout, result.stderr
+
+
+def scores(score: Any) -> list[tuple[str, int, list[tuple[str, int]]]]:
+    return [(p.name, p.total, [(s.key, s.points) for s in p.sections]) for p in score.players]
+
+
+def edges(route: list[str]) -> set[frozenset[str]]:
+    return {frozenset(p) for p in zip(route, route[1:])}
+
+
+def read_pdf(data: bytes, tmp: Path, name: str = "filled.pdf") -> list[Any]:
+    path = tmp / name
+    path.write_bytes(data)
+    form = read_form(path, data)
+    assert not form.fallback and form.errors == ()
+    return list(form.sheets)
+
+
+@pytest.mark.parametrize("map_id", MAPS)
+def test_a_filled_pack_reads_as_the_exact_game_on_every_map(map_id: str, tmp_path: Path) -> None:
+    names = ("Ann", "Bo")
+    plays = game(map_id, "a4", names, seed=10 + MAPS.index(map_id))
+    pdf = tablet(blank(map_id, "a4", names)[0], [f for f, _ in plays], seed=1, kinds=KINDS)
+    scanned = scan_game(read_pdf(pdf, tmp_path))
+    assert scanned.uncertain == ()
+    expected = truth_doc(map_id, names, [t for _, t in plays])
+    m = load_map(map_id)
+    for got, want in zip(scanned.doc["players"], expected["players"]):
+        assert (got["name"], got["souvenirs"], got[m.explore_key]) == (want["name"], want["souvenirs"], want[m.explore_key])
+        assert edges(got["route"]) == edges(want["route"])
+        assert got["route"][0] == want["route"][0] and got["route"][-1] == want["route"][-1]
+    want_score, _ = registry.score_document(expected, "truth", Path("."))
+    assert scores(scanned.score) == scores(want_score)
+    assert scanned.score.winners == want_score.winners
+
+
+def test_ticked_boxes_show_ticked_in_a_pdf_app() -> None:
+    import pypdfium2 as pdfium
+
+    pdf, fields = blank("world", "a4", ())
+    ticked = {"souvenirs.mugs.1", "souvenirs.mugs.2", "sights.food.1", "regions.asia", "speed"}
+    doc = pdfium.PdfDocument(tablet(pdf, [sim.Filled(boxes=tuple(sorted(ticked)))]))
+    doc.init_forms()
+    scale = 2.0
+    image = doc[0].render(scale=scale, may_draw_forms=True).to_pil().convert("L")
+
+    def dark(rect: tuple[float, float, float, float]) -> float:
+        inner = image.crop(tuple(round((v + d) * scale) for v, d in zip(rect, (3, 3, -3, -3))))
+        return sum(1 for v in inner.get_flattened_data() if v < 128) / (inner.width * inner.height)
+
+    for box_id, rect in tick_boxes(fields):
+        assert (dark(rect) > 0.05) == (box_id in ticked), box_id
+
+
+def test_a_12_page_party_file_is_one_game(tmp_path: Path) -> None:
+    names = tuple(f"P{k}" for k in range(1, 13))
+    plays = game("world", "a4", names, seed=7)
+    pdf = tablet(blank("world", "a4", names)[0], [f for f, _ in plays], seed=2)
+    sheets = read_pdf(pdf, tmp_path)
+    scanned = scan_game(sheets)
+    assert [s.source.page for s in sheets] == list(range(1, 13))
+    assert scanned.uncertain == () and scanned.doc["players"][11]["name"] == "P12"
+    want, _ = registry.score_document(truth_doc("world", names, [t for _, t in plays]), "truth", Path("."))
+    assert scanned.score.mode == "party" and scores(scanned.score) == scores(want)
+
+
+def test_the_field_names_are_the_box_ids_and_a_pack_prefixes_the_page() -> None:
+    pdf, fields = blank("us", "a4", ())
+    single = set(pypdf.PdfReader(io.BytesIO(pdf)).get_fields() or {})
+    assert single == {b for b, _ in tick_boxes(fields)} | {"name", "sheet"}
+    assert "iconic.4" in single and "regions.west" in single and "speed" in single
+    assert not any(n.startswith("score.") or n == "total" for n in single)
+    pack = set(pypdf.PdfReader(io.BytesIO(blank("us", "a4", ("Ann", "Bo", "Cy"))[0])).get_fields() or {})
+    assert pack == {f"p{k}.{n}" for k in (1, 2, 3) for n in single}
+
+
+def test_render_fillable_is_byte_identical_and_pdf_only(tmp_path: Path) -> None:
+    out = [tmp_path / "a.pdf", tmp_path / "b.pdf"]
+    for path in out:
+        assert run("render", "map", "europe", "--names", "Ann,Bo", "--fillable", "-o", str(path))[0] == 0
+    assert out[0].read_bytes() == out[1].read_bytes()
+    fields = pypdf.PdfReader(str(out[0])).get_fields() or {}
+    assert fields["p2.name"]["/V"] == "Bo" and str(fields["p1.sheet"]["/V"]).startswith("pk1|europe|a4|")
+    code, _, err = run("render", "map", "world", "--fillable", "--format", "svg", "-o", str(tmp_path / "x.svg"))
+    assert code == 2 and err.endswith("Error: Invalid value for '--fillable': form fields need a PDF, not SVG; "
+                                      "use --format pdf or a .pdf file\n")
+    code, _, err = run("render", "tracker", "world", "--fillable", "-o", str(tmp_path / "t.pdf"))
+    assert code == 2 and err.endswith("Error: Invalid value for '--fillable': the tracker sheet has nothing to "
+                                      "fill in on a tablet; map sheets do\n")
+    assert not (tmp_path / "x.svg").exists() and not (tmp_path / "t.pdf").exists()
+
+
+PARTY = ("Ann", "Bo", "Cy")
+
+
+@lru_cache(maxsize=None)
+def party() -> tuple[bytes, list[bytes], dict[str, Any]]:
+    """Three World players on tablets: one pack file, three single-sheet files, and the game they played."""
+    plays = game("world", "a4", PARTY, seed=3)
+    pack = tablet(blank("world", "a4", PARTY)[0], [f for f, _ in plays], seed=4)
+    files = [tablet(blank("world", "a4", (n,))[0], [f], seed=5 + k) for k, (n, (f, _)) in enumerate(zip(PARTY, plays))]
+    return pack, files, truth_doc("world", PARTY, [t for _, t in plays])
+
+
+def test_scan_scores_a_pack_file_and_three_files_alike_with_no_typing(tmp_path: Path) -> None:
+    pack, files, truth = party()
+    (tmp_path / "party.pdf").write_bytes(pack)
+    paths = []
+    for name, data in zip(PARTY, files):
+        paths.append(str(tmp_path / f"{name}.pdf"))
+        Path(paths[-1]).write_bytes(data)
+    code, out, err = run("scan", str(tmp_path / "party.pdf"), "--save", str(tmp_path / "game.toml"))
+    assert (code, err) == (0, f"Saved the game to {tmp_path / 'game.toml'}\n")
+    assert run("scan", *paths)[:2] == (0, out)
+    assert run("score", str(tmp_path / "game.toml"))[:2] == (0, out)
+    (tmp_path / "truth.json").write_text(json.dumps(truth))
+    assert run("score", str(tmp_path / "truth.json"))[:2] == (0, out)
+    code, text, _ = run("scan", str(tmp_path / "party.pdf"), "--json")
+    assert code == 0 and json.loads(text)["reads"] == []
+    assert run("score", str(tmp_path / "truth.json"), "--json")[1].strip() == \
+        json.dumps({k: v for k, v in json.loads(text).items() if k != "reads"}, indent=2, ensure_ascii=False)
+
+
+def test_review_draws_the_reads_over_the_page(tmp_path: Path) -> None:
+    from PIL import Image
+
+    from printkit.scan.locate import SCALE
+    from printkit.scan.review import EMPTY, MARKED
+
+    pdf, fields = blank("world", "a4", ("Ann",))
+    (tmp_path / "f.pdf").write_bytes(tablet(pdf, [sim.Filled(("souvenirs.mugs.1",), start="rome")]))
+    code, _, err = run("scan", str(tmp_path / "f.pdf"), "--review", str(tmp_path / "review"))
+    assert code == 0 and f"Wrote {tmp_path / 'review' / '01-ann.png'}\n" in err
+    image = Image.open(tmp_path / "review" / "01-ann.png").convert("RGB")
+    rects = dict(tick_boxes(fields))
+
+    def edge(box_id: str) -> tuple[int, int, int]:
+        x0, y0, _, y1 = rects[box_id]
+        px = image.getpixel((round((x0 - 1.5) * SCALE), round((y0 + y1) / 2 * SCALE)))
+        assert isinstance(px, tuple)
+        return px[0], px[1], px[2]
+
+    assert edge("souvenirs.mugs.1") == MARKED[::-1] and edge("souvenirs.mugs.2") == EMPTY[::-1]
+
+
+def test_a_name_typed_on_a_blank_sheet_names_the_player(tmp_path: Path) -> None:
+    pdf = tablet(blank("world", "a4", ())[0], [sim.Filled(start="rome")], values={"name": "Zoë"})
+    assert scan_game(read_pdf(pdf, tmp_path)).doc["players"][0]["name"] == "Zoë"
+
+
+def _edited(pdf: bytes, widget: Any = None, flatten: bool = False, stroke: list[tuple[float, float]] | None = None
+            ) -> bytes:
+    """The PDF with ``widget(w)`` applied to each widget (return False to remove it), or its fields flattened."""
+    writer = pypdf.PdfWriter(clone_from=pypdf.PdfReader(io.BytesIO(pdf)))
+    page = writer.pages[0]
+    if flatten:
+        del page[NameObject("/Annots")]
+        del writer._root_object[NameObject("/AcroForm")]
+    elif widget is not None:
+        page[NameObject("/Annots")] = ArrayObject(a for a in page["/Annots"] if widget(a.get_object()) is not False)
+    if stroke is not None:
+        page.annotations.append(writer._add_object(_stroke("/Ink", stroke, float(page.mediabox[3]))))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
+
+
+def _scan_one(tmp_path: Path, data: bytes) -> tuple[int, str, str]:
+    (tmp_path / "f.pdf").write_bytes(data)
+    return run("scan", str(tmp_path / "f.pdf"))
+
+
+def _started() -> bytes:
+    return tablet(blank("world", "a4", ())[0], [sim.Filled(("souvenirs.mugs.1",), start="rome")])
+
+
+def test_renamed_or_removed_fields_are_one_line_errors(tmp_path: Path) -> None:
+    def rename(w: Any) -> None:
+        if str(w.get("/T")).startswith("souvenirs."):
+            w[NameObject("/T")] = TextStringObject("x" + str(w["/T"]))
+
+    code, out, err = _scan_one(tmp_path, _edited(_started(), rename))
+    where = tmp_path / "f.pdf"
+    assert (code, out) == (1, "") and err == (
+        f"Error: {where}: page 1: 12 of the sheet's {len(tick_boxes(blank('world', 'a4', ())[1]))} check boxes are "
+        "missing (souvenirs.mugs.1, souvenirs.mugs.2, souvenirs.mugs.3, ...): renamed or removed? Render the sheet "
+        "again with --fillable\n")
+    code, _, err = _scan_one(tmp_path, _edited(_started(), lambda w: str(w.get("/T")) != "sheet"))
+    assert code == 1 and err == (f"Error: {where}: page 1: the form has no 'sheet' field naming the sheet (renamed or "
+                                 "removed?): render it again with --fillable\n")
+
+
+def test_a_check_box_neither_on_nor_off_is_an_error(tmp_path: Path) -> None:
+    data = tablet(blank("world", "a4", ())[0], [sim.Filled(start="rome")], values={"speed": "/Maybe"})
+    code, _, err = _scan_one(tmp_path, data)
+    assert code == 1 and err == f"Error: {tmp_path / 'f.pdf'}: page 1: check box speed: value /Maybe is neither on " \
+        "(/Yes) nor off (/Off)\n"
+
+
+def test_a_form_of_another_layout_version_is_refused(tmp_path: Path) -> None:
+    pdf, fields = blank("world", "a4", ())
+    payload = f"pk1|world|a4|1.0123456789abcdef|1|"
+    code, _, err = _scan_one(tmp_path, tablet(pdf, [sim.Filled(start="rome")], values={"sheet": payload}))
+    assert code == 1 and err == (f"Error: {tmp_path / 'f.pdf'}: page 1: the sheet was printed by another printkit "
+                                 f"version (layout 1.0123456789abcdef, this one draws {fields.layout}): print it "
+                                 "again, or scan with that version\n")
+
+
+def test_a_flattened_form_is_scanned_as_pages_and_says_so(tmp_path: Path) -> None:
+    code, out, err = _scan_one(tmp_path, _edited(_started(), flatten=True))
+    assert err.startswith(f"Note: {tmp_path / 'f.pdf'}: a fillable sheet without its form fields (flattened?): "
+                          "reading its pages as scans\n")
+    assert "Unsure: Sheet 1: route: no route is drawn and no single city is starred as the start" in err
+    assert code == 3 and out.startswith("Around the World in 15 Minutes: solo")
+
+
+def test_a_stroke_along_no_route_is_reported_not_guessed(tmp_path: Path) -> None:
+    code, _, err = _scan_one(tmp_path, _edited(_started(), stroke=[(300.0, 560.0), (330.0, 566.0)]))
+    assert code == 3 and err == "Unsure: Sheet 1: pen stroke 2 (300,560 to 330,566 pt from the top left) runs " \
+        "along no route: check what it means\n"
