@@ -12,7 +12,7 @@ import os
 import re
 import tempfile
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from printkit.errors import StateError
@@ -65,8 +65,8 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     remove_stale_temps(_folder(target), re.escape(target.name))
 
 
-def atomic_write_all(files: Sequence[tuple[Path, bytes]]) -> None:
-    """Write every file or none: all temp files first, then every rename.
+def atomic_write_all(files: Iterable[tuple[Path, bytes]]) -> None:
+    """Write every file or none: all temp files first (each as it comes), then every rename.
 
     On any failure the temp files are removed, and so are the new files
     already renamed into place; the OSError is raised again.

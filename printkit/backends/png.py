@@ -10,32 +10,35 @@ from __future__ import annotations
 import math
 import struct
 import zlib
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from typing import BinaryIO
 
 from printkit.layout.primitives import Document
 
 DEFAULT_DPI = 150
+ZLIB_LEVEL = 6
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
-def encode_png(rgb: bytes, width: int, height: int, stride: int, dpi: int) -> bytes:
+def encode_png(rgb: bytes | memoryview, width: int, height: int, stride: int, dpi: int) -> bytes:
     """A truecolour PNG from packed RGB rows of ``stride`` bytes."""
     row = width * 3
-    raw = bytearray()
-    for y in range(height):
-        raw.append(0)  # filter: none
-        raw += rgb[y * stride : y * stride + row]
+    packer = zlib.compressobj(ZLIB_LEVEL)
+    parts: list[bytes] = []
+    for y in range(height):  # row by row: no second copy of the picture is ever held
+        parts.append(packer.compress(b"\0"))  # filter: none
+        parts.append(packer.compress(rgb[y * stride : y * stride + row]))
+    parts.append(packer.flush())
     ppm = round(dpi / 0.0254)
     return b"".join(
         (
             b"\x89PNG\r\n\x1a\n",
             _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
             _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)),
-            _chunk(b"IDAT", zlib.compress(bytes(raw), 6)),
+            _chunk(b"IDAT", b"".join(parts)),
             _chunk(b"IEND", b""),
         )
     )
@@ -50,28 +53,31 @@ def pixels(points: float, dpi: int) -> int:
     return math.ceil(round(points * dpi / 72, 6))
 
 
-def render_png_pages(
-    pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None
-) -> list[bytes]:
-    """Every page of a PDF as PNG bytes at ``dpi``; ``progress(1)`` after each page."""
+def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None) -> Iterator[bytes]:
+    """Every page of a PDF as PNG bytes at ``dpi``, one at a time; ``progress(1)`` after each page."""
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(pdf_bytes)
     try:
-        out: list[bytes] = []
         for index in range(len(pdf)):
             page = pdf[index]
             bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255))
-            buf = bytes(bitmap.buffer)
             width, height = (min(pixels(pt, dpi), px) for pt, px in zip(page.get_size(), (bitmap.width, bitmap.height)))
-            out.append(encode_png(buf, width, height, bitmap.stride, dpi))
+            png = encode_png(memoryview(bitmap.buffer), width, height, bitmap.stride, dpi)
             bitmap.close()
             page.close()
             if progress is not None:
                 progress(1)
-        return out
+            yield png
     finally:
         pdf.close()
+
+
+def render_png_pages(
+    pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None
+) -> list[bytes]:
+    """Every page of a PDF as PNG bytes at ``dpi``; ``progress(1)`` after each page."""
+    return list(png_pages(pdf_bytes, dpi, progress))
 
 
 def render_png_page(document: Document, index: int, dpi: int = DEFAULT_DPI) -> bytes:
