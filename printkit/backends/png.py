@@ -7,16 +7,17 @@ library is needed.
 
 from __future__ import annotations
 
+import ctypes
 import math
 import struct
 import zlib
 from collections.abc import Callable, Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from printkit.layout.primitives import Document
 
 DEFAULT_DPI = 150
-ZLIB_LEVEL = 6
+ZLIB_LEVEL = 3  # measured (docs/performance.md): twice as fast as 6, and smaller on map sheets
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
@@ -57,11 +58,20 @@ def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int]
     """Every page of a PDF as PNG bytes at ``dpi``, one at a time; ``progress(1)`` after each page."""
     import pypdfium2 as pdfium
 
+    buffers: dict[int, Any] = {}  # one pixel buffer per size, filled anew for every page
+
+    def reused(width: int, height: int, format: int, rev_byteorder: bool) -> Any:
+        size = width * height * 4  # bytes: enough for the widest pixel format (BGRA)
+        if size not in buffers:
+            buffers.clear()
+            buffers[size] = (ctypes.c_ubyte * size)()
+        return pdfium.PdfBitmap.new_native(width, height, format, rev_byteorder, buffer=buffers[size])
+
     pdf = pdfium.PdfDocument(pdf_bytes)
     try:
         for index in range(len(pdf)):
             page = pdf[index]
-            bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255))
+            bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255), bitmap_maker=reused)
             width, height = (min(pixels(pt, dpi), px) for pt, px in zip(page.get_size(), (bitmap.width, bitmap.height)))
             png = encode_png(memoryview(bitmap.buffer), width, height, bitmap.stride, dpi)
             bitmap.close()
