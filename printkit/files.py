@@ -10,7 +10,6 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-import tempfile
 import time
 from collections.abc import Iterable, Iterator
 from pathlib import Path
@@ -20,7 +19,23 @@ from printkit.errors import StateError
 
 TEMP_SUFFIX = ".tmp"
 STALE_TEMP_SECONDS = 600  # a temp file of ours this old was left by a killed write
-_RANDOM_PART = r"[a-z0-9_]{8}"  # what tempfile.mkstemp puts between our prefix and suffix
+_RANDOM_PART = r"[a-z0-9_]{8}"  # what _new_temp (like tempfile.mkstemp) puts between our prefix and suffix
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+
+
+def _new_temp(folder: Path, prefix: str) -> tuple[int, str]:
+    """Create ``<folder>/<prefix>XXXXXXXX.tmp`` exclusively (mode 0600) and open it; tempfile's way, without tempfile.
+
+    tempfile is not imported: it brings shutil, bz2, lzma and random into every command that saves a file.
+    """
+    for _ in range(100):
+        part = "".join(_NAME_CHARS[b % len(_NAME_CHARS)] for b in os.urandom(8))
+        path = os.path.join(folder, f"{prefix}{part}{TEMP_SUFFIX}")
+        try:
+            return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name for {prefix!r} in {folder}")
 
 
 def _folder(target: Path) -> Path:
@@ -29,7 +44,7 @@ def _folder(target: Path) -> Path:
 
 def write_temp(target: Path, data: bytes) -> Path:
     """Write ``data`` to a new fsynced ``.<name>.XXXXXXXX.tmp`` beside ``target``, with its mode; return it."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=_folder(target))
+    fd, tmp = _new_temp(_folder(target), f".{target.name}.")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
