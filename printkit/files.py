@@ -8,9 +8,11 @@ and written with these by :mod:`printkit.loading.state`.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
 import time
+from collections import deque
 from collections.abc import Iterable, Iterator
 from pathlib import Path
 
@@ -88,8 +90,7 @@ def atomic_write_all(files: Iterable[tuple[Path, bytes]]) -> None:
     """
     temps: list[tuple[Path, Path]] = []
     try:
-        for target, data in files:
-            temps.append((write_temp(target, data), target))
+        _write_temps(iter(files), temps)
     except BaseException:
         _unlink_all(tmp for tmp, _ in temps)
         raise
@@ -103,6 +104,45 @@ def atomic_write_all(files: Iterable[tuple[Path, bytes]]) -> None:
         raise
     for folder in {_folder(target) for _, target in temps}:
         _sync_folder(folder)
+
+
+SYNC_WORKERS = 8  # a pack's temp files written and fsynced this many at a time: the file system joins the syncs
+
+
+def _write_temps(files: Iterator[tuple[Path, bytes]], temps: list[tuple[Path, Path]]) -> None:
+    """Append each file's fsynced temp to ``temps``, in order; several files are written at once.
+
+    A failure (or an error while ``files`` yields) waits for the writes under way, so every
+    temp file written is in ``temps`` for the caller to remove.
+    """
+    first = next(files, None)
+    if first is None:
+        return
+    second = next(files, None)
+    if second is None:
+        temps.append((write_temp(*first), first[0]))
+        return
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    pending: deque[tuple[Future[Path], Path]] = deque()
+
+    def collect() -> None:
+        future, target = pending.popleft()
+        temps.append((future.result(), target))
+
+    with ThreadPoolExecutor(max_workers=SYNC_WORKERS) as pool:
+        try:
+            for target, data in itertools.chain((first, second), files):
+                pending.append((pool.submit(write_temp, target, data), target))
+                while len(pending) > SYNC_WORKERS:
+                    collect()
+            while pending:
+                collect()
+        except BaseException:
+            while pending:
+                with contextlib.suppress(BaseException):
+                    collect()
+            raise
 
 
 def remove_stale_temps(folder: Path, names: str, max_age: float = STALE_TEMP_SECONDS) -> int:

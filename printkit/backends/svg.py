@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import io
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, BinaryIO
 
@@ -195,6 +196,29 @@ def _xml(element: Any) -> str:
     return text
 
 
+@dataclass
+class _Uses:
+    """The forms, icons and characters (per weight) some items use."""
+
+    forms: set[str]
+    icons: set[str]
+    chars: dict[FontWeight, frozenset[str]]
+
+    @classmethod
+    def of(cls, items: list[Item], forms: dict[str, Form]) -> _Uses:
+        """What ``items`` use themselves (not what the forms they place use)."""
+        return cls({i.name for i in items if isinstance(i, UseForm) and i.name in forms},
+                   {i.name for i in items if isinstance(i, Icon)},
+                   _chars_by_weight(i for i in items if isinstance(i, Text)))  # fmt: skip
+
+    def add(self, other: _Uses) -> None:
+        """Add what ``other`` uses."""
+        self.forms |= other.forms
+        self.icons |= other.icons
+        for weight, chars in other.chars.items():
+            self.chars[weight] = self.chars.get(weight, frozenset()) | chars
+
+
 class SvgPack:
     """The pages of one document as SVG: the forms and symbols pages share are serialised once."""
 
@@ -203,7 +227,7 @@ class SvgPack:
         self.forms = {f.name: f for f in document.forms}
         self._dwg = self._drawing()
         self._xml: dict[str, str] = {}  # "form-<name>" / "icon-<name>" -> its serialised <defs> entry
-        self._chars: dict[str, dict[FontWeight, frozenset[str]]] = {}
+        self._uses: dict[str, _Uses] = {}  # per form: what it and the forms inside it use
 
     def _drawing(self) -> svgwrite.Drawing:
         d = self.document
@@ -221,32 +245,23 @@ class SvgPack:
             self._xml[key] = _xml(b.symbol(part) if isinstance(part, Symbol) else b.form(part))
         return self._xml[key]
 
-    def _form_chars(self, name: str) -> dict[FontWeight, frozenset[str]]:
-        if name not in self._chars:
-            texts = _walk(self.forms[name].items, self.forms)
-            self._chars[name] = _chars_by_weight(i for i in texts if isinstance(i, Text))
-        return self._chars[name]
-
-    def _used_chars(self, page_items: Iterable[Item], form_names: set[str]) -> dict[FontWeight, frozenset[str]]:
-        used = dict(_chars_by_weight(i for i in page_items if isinstance(i, Text)))
-        for name in form_names:
-            for weight, chars in self._form_chars(name).items():
-                used[weight] = used.get(weight, frozenset()) | chars
-        return used
+    def _form_uses(self, name: str) -> _Uses:
+        if name not in self._uses:
+            self._uses[name] = _Uses.of(list(_walk(self.forms[name].items, self.forms)), self.forms)
+        return self._uses[name]
 
     def page(self, index: int) -> bytes:
         """Page ``index`` as standalone SVG bytes (UTF-8)."""
         document, page = self.document, self.document.pages[index]
-        direct = list(_walk(page.items, {}))
-        form_names = {i.name for i in _walk(page.items, self.forms) if isinstance(i, UseForm) and i.name in self.forms}
-        icon_names = {i.name for i in direct if isinstance(i, Icon)}
-        for name in form_names:
-            icon_names.update(i.name for i in _walk(self.forms[name].items, self.forms) if isinstance(i, Icon))
+        uses = _Uses.of(list(page.items), self.forms)
+        for name in list(uses.forms):
+            uses.add(self._form_uses(name))
+        form_names, icon_names = uses.forms, uses.icons
         dwg = self._drawing()
         if document.title:
             dwg.set_desc(title=document.title if not page.label else f"{document.title} - {page.label}")
         b = _Builder(dwg)
-        dwg.defs.add(dwg.style(_css(self._used_chars(page.items, form_names))))
+        dwg.defs.add(dwg.style(_css(uses.chars)))
         shared = [self._shared("icon-" + sym.name, sym) for sym in document.symbols if sym.name in icon_names]
         shared += [self._shared("form-" + form.name, form) for form in document.forms if form.name in form_names]
         for n in range(len(shared)):
