@@ -17,6 +17,8 @@ from typing import Any, BinaryIO
 from printkit.layout.primitives import Document
 
 DEFAULT_DPI = 150
+_BYTES_PER_PIXEL = {1: 1, 2: 3}  # pdfium's Gray and BGR formats; the others have 4
+_BAND = 64  # rows handed to zlib at once
 ZLIB_LEVEL = 3  # measured (docs/performance.md): twice as fast as 6, and smaller on map sheets
 
 
@@ -29,9 +31,12 @@ def encode_png(rgb: bytes | memoryview, width: int, height: int, stride: int, dp
     row = width * 3
     packer = zlib.compressobj(ZLIB_LEVEL)
     parts: list[bytes] = []
-    for y in range(height):  # row by row: no second copy of the picture is ever held
-        parts.append(packer.compress(b"\0"))  # filter: none
-        parts.append(packer.compress(rgb[y * stride : y * stride + row]))
+    for top in range(0, height, _BAND):  # a band of rows at a time: no second copy of the picture is held
+        band = bytearray()
+        for y in range(top, min(top + _BAND, height)):
+            band.append(0)  # filter: none
+            band += rgb[y * stride : y * stride + row]
+        parts.append(packer.compress(band))
     parts.append(packer.flush())
     ppm = round(dpi / 0.0254)
     return b"".join(
@@ -54,31 +59,59 @@ def pixels(points: float, dpi: int) -> int:
     return math.ceil(round(points * dpi / 72, 6))
 
 
+class _Buffers:
+    """Two pixel buffers taken in turn: a page is drawn into one while the other is still being encoded."""
+
+    def __init__(self) -> None:
+        self.buffers: list[Any] = []
+        self.turn = 0
+
+    def bitmap(self, width: int, height: int, format: int, rev_byteorder: bool) -> Any:
+        """A pdfium bitmap over the next buffer (pypdfium2's ``bitmap_maker``)."""
+        import pypdfium2 as pdfium
+
+        size = width * height * _BYTES_PER_PIXEL.get(format, 4)
+        if len(self.buffers) < 2 or len(self.buffers[0]) != size:
+            self.buffers = [(ctypes.c_ubyte * size)(), (ctypes.c_ubyte * size)()]
+        self.turn = 1 - self.turn
+        return pdfium.PdfBitmap.new_native(width, height, format, rev_byteorder, buffer=self.buffers[self.turn])
+
+
 def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None) -> Iterator[bytes]:
-    """Every page of a PDF as PNG bytes at ``dpi``, one at a time; ``progress(1)`` after each page."""
+    """Every page of a PDF as PNG bytes at ``dpi``, one at a time; ``progress(1)`` after each page.
+
+    Page n is encoded (zlib, which lets other threads run) while page n+1 is drawn.
+    """
     import pypdfium2 as pdfium
+    from concurrent.futures import Future, ThreadPoolExecutor
 
-    buffers: dict[int, Any] = {}  # one pixel buffer per size, filled anew for every page
-
-    def reused(width: int, height: int, format: int, rev_byteorder: bool) -> Any:
-        size = width * height * 4  # bytes: enough for the widest pixel format (BGRA)
-        if size not in buffers:
-            buffers.clear()
-            buffers[size] = (ctypes.c_ubyte * size)()
-        return pdfium.PdfBitmap.new_native(width, height, format, rev_byteorder, buffer=buffers[size])
-
+    buffers = _Buffers()
     pdf = pdfium.PdfDocument(pdf_bytes)
+    encoding: tuple[Future[bytes], Any, Any] | None = None  # the page being encoded, its bitmap and page
+
+    def finished() -> bytes:
+        assert encoding is not None
+        future, bitmap, page = encoding
+        png = future.result()
+        bitmap.close()
+        page.close()
+        if progress is not None:
+            progress(1)
+        return png
+
     try:
-        for index in range(len(pdf)):
-            page = pdf[index]
-            bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255), bitmap_maker=reused)
-            width, height = (min(pixels(pt, dpi), px) for pt, px in zip(page.get_size(), (bitmap.width, bitmap.height)))
-            png = encode_png(memoryview(bitmap.buffer), width, height, bitmap.stride, dpi)
-            bitmap.close()
-            page.close()
-            if progress is not None:
-                progress(1)
-            yield png
+        with ThreadPoolExecutor(max_workers=1) as encoder:
+            for index in range(len(pdf)):
+                page = pdf[index]
+                bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255),
+                                     bitmap_maker=buffers.bitmap)  # fmt: skip
+                width, height = (min(pixels(pt, dpi), px) for pt, px in zip(page.get_size(), (bitmap.width, bitmap.height)))
+                future = encoder.submit(encode_png, memoryview(bitmap.buffer), width, height, bitmap.stride, dpi)
+                if encoding is not None:
+                    yield finished()
+                encoding = (future, bitmap, page)
+            if encoding is not None:
+                yield finished()
     finally:
         pdf.close()
 
