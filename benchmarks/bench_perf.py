@@ -4,6 +4,9 @@ Run from the repository root:
 
     python benchmarks/bench_perf.py [--runs 15] [--only startup,score,render,svg,png,games,memory]
 
+(It took over benchmarks/bench_startup.py: ``startup`` also times ``printkit roll`` and
+prints the floors, a bare ``python -c pass`` and the minimal Click program, in ms.)
+
 Every row is a ratio of two things measured in the same run, interleaved
 (A, B, A, B, ...), as the median of ``--runs`` runs, except the in-process
 scoring rate (games per second) and the peak memory of a 500-page PNG pack,
@@ -55,6 +58,8 @@ canvas.drawString(72, 720, "Around the World in 15 Minutes")
 canvas.showPage()
 canvas.save()
 """
+
+NOTES: list[str] = []  # absolute medians printed beside the rows
 
 LAUNCHER = """\
 import sys
@@ -152,12 +157,18 @@ def measure(only: set[str], runs: int, work: Path, env: dict[str, str]) -> list[
     rows: list[Row] = []
     if only & {"startup", "score"}:
         m = medians({
+            "bare": ([py, "-c", "pass"], None),
             "click": ([py, str(work / "click_floor.py")], None),
+            "roll": ([*pk, "roll", "--seed", "1"], None),
             "turns": ([*pk, "turns", "next", "--state", str(state)], restore),
             "score": ([*pk, "score", str(GAME)], None),
         }, env, runs)  # fmt: skip
+        NOTES.append(f"floors: python -c pass {m['bare'] * 1000:.1f} ms, minimal Click program {m['click'] * 1000:.1f} ms; "
+                     f"printkit roll {m['roll'] * 1000:.1f} ms, turns next {m['turns'] * 1000:.1f} ms, "
+                     f"score {m['score'] * 1000:.1f} ms")
         if "startup" in only:
             rows.append(Row("printkit turns next / minimal Click program", m["turns"] / m["click"], 1.15))
+            rows.append(Row("printkit roll / minimal Click program", m["roll"] / m["click"], 1.15))
         if "score" in only:
             rows.append(Row("printkit score FILE / minimal Click program", m["score"] / m["click"], 1.4))
     if "render" in only:
@@ -195,7 +206,10 @@ def main() -> int:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")]))}
     with tempfile.TemporaryDirectory(prefix="printkit-bench-") as tmp:
         rows = measure(set(args.only.split(",")), args.runs, Path(tmp), env)
-    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores; medians of interleaved runs")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"Python {sys.version.split()[0]}, {os.cpu_count()} cores, load {load:.2f}; medians of interleaved runs")
+    for note in NOTES:
+        print(f"  {note}")
     for row in rows:
         print(row.line())
     missed = [r.name for r in rows if not r.met]

@@ -8,11 +8,12 @@ and written with these by :mod:`printkit.loading.state`.
 from __future__ import annotations
 
 import contextlib
+import itertools
 import os
 import re
-import tempfile
 import time
-from collections.abc import Iterable, Iterator, Sequence
+from collections import deque
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from printkit.errors import StateError
@@ -20,7 +21,23 @@ from printkit.errors import StateError
 
 TEMP_SUFFIX = ".tmp"
 STALE_TEMP_SECONDS = 600  # a temp file of ours this old was left by a killed write
-_RANDOM_PART = r"[a-z0-9_]{8}"  # what tempfile.mkstemp puts between our prefix and suffix
+_RANDOM_PART = r"[a-z0-9_]{8}"  # what _new_temp (like tempfile.mkstemp) puts between our prefix and suffix
+_NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+
+
+def _new_temp(folder: Path, prefix: str) -> tuple[int, str]:
+    """Create ``<folder>/<prefix>XXXXXXXX.tmp`` exclusively (mode 0600) and open it; tempfile's way, without tempfile.
+
+    tempfile is not imported: it brings shutil, bz2, lzma and random into every command that saves a file.
+    """
+    for _ in range(100):
+        part = "".join(_NAME_CHARS[b % len(_NAME_CHARS)] for b in os.urandom(8))
+        path = os.path.join(folder, f"{prefix}{part}{TEMP_SUFFIX}")
+        try:
+            return os.open(path, os.O_RDWR | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0), 0o600), path
+        except FileExistsError:
+            continue
+    raise FileExistsError(f"no free temporary name for {prefix!r} in {folder}")
 
 
 def _folder(target: Path) -> Path:
@@ -29,7 +46,7 @@ def _folder(target: Path) -> Path:
 
 def write_temp(target: Path, data: bytes) -> Path:
     """Write ``data`` to a new fsynced ``.<name>.XXXXXXXX.tmp`` beside ``target``, with its mode; return it."""
-    fd, tmp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=TEMP_SUFFIX, dir=_folder(target))
+    fd, tmp = _new_temp(_folder(target), f".{target.name}.")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
@@ -65,16 +82,15 @@ def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
     remove_stale_temps(_folder(target), re.escape(target.name))
 
 
-def atomic_write_all(files: Sequence[tuple[Path, bytes]]) -> None:
-    """Write every file or none: all temp files first, then every rename.
+def atomic_write_all(files: Iterable[tuple[Path, bytes]]) -> None:
+    """Write every file or none: all temp files first (each as it comes), then every rename.
 
     On any failure the temp files are removed, and so are the new files
     already renamed into place; the OSError is raised again.
     """
     temps: list[tuple[Path, Path]] = []
     try:
-        for target, data in files:
-            temps.append((write_temp(target, data), target))
+        _write_temps(iter(files), temps)
     except BaseException:
         _unlink_all(tmp for tmp, _ in temps)
         raise
@@ -88,6 +104,45 @@ def atomic_write_all(files: Sequence[tuple[Path, bytes]]) -> None:
         raise
     for folder in {_folder(target) for _, target in temps}:
         _sync_folder(folder)
+
+
+SYNC_WORKERS = 8  # a pack's temp files written and fsynced this many at a time: the file system joins the syncs
+
+
+def _write_temps(files: Iterator[tuple[Path, bytes]], temps: list[tuple[Path, Path]]) -> None:
+    """Append each file's fsynced temp to ``temps``, in order; several files are written at once.
+
+    A failure (or an error while ``files`` yields) waits for the writes under way, so every
+    temp file written is in ``temps`` for the caller to remove.
+    """
+    first = next(files, None)
+    if first is None:
+        return
+    second = next(files, None)
+    if second is None:
+        temps.append((write_temp(*first), first[0]))
+        return
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    pending: deque[tuple[Future[Path], Path]] = deque()
+
+    def collect() -> None:
+        future, target = pending.popleft()
+        temps.append((future.result(), target))
+
+    with ThreadPoolExecutor(max_workers=SYNC_WORKERS) as pool:
+        try:
+            for target, data in itertools.chain((first, second), files):
+                pending.append((pool.submit(write_temp, target, data), target))
+                while len(pending) > SYNC_WORKERS:
+                    collect()
+            while pending:
+                collect()
+        except BaseException:
+            while pending:
+                with contextlib.suppress(BaseException):
+                    collect()
+            raise
 
 
 def remove_stale_temps(folder: Path, names: str, max_age: float = STALE_TEMP_SECONDS) -> int:

@@ -8,6 +8,7 @@ import re
 import struct
 import xml.etree.ElementTree as ET
 import zlib
+from collections.abc import Iterator
 from pathlib import Path
 from typing import cast
 
@@ -225,12 +226,31 @@ def test_numbered_files_and_atomic_replace(tmp_path: Path, monkeypatch: pytest.M
     backends.write(_doc(1), "pdf", single)
     assert single.read_bytes().startswith(b"%PDF-")
 
-    def broken(*args: object, **kwargs: object) -> list[bytes]:
+    def broken(*args: object, **kwargs: object) -> Iterator[bytes]:
         raise RuntimeError("interrupted")
+        yield b""  # a generator, as render_each is
 
     before = single.read_bytes()
-    monkeypatch.setattr(backends, "render", broken)
+    monkeypatch.setattr(backends, "render_each", broken)
     with pytest.raises(RuntimeError):
         backends.write(_doc(1), "pdf", single)
     assert single.read_bytes() == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["one.pdf", "sheet-01.svg", "sheet-02.svg", "sheet-03.svg"]
+
+
+def test_a_pack_interrupted_after_its_first_page_leaves_the_earlier_pack(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    target = tmp_path / "sheet.svg"
+    backends.write(_doc(3), "svg", target)
+    before = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    real = backends.render_each
+
+    def interrupted(*args: object, **kwargs: object) -> Iterator[bytes]:
+        pages = real(_doc(3), "svg")
+        yield next(pages)  # the first page is written to its temp file, then rendering fails
+        raise RuntimeError("interrupted")
+
+    monkeypatch.setattr(backends, "render_each", interrupted)
+    with pytest.raises(RuntimeError):
+        backends.write(_doc(3), "svg", target)
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir()} == before

@@ -1,4 +1,4 @@
-"""`printkit roll` and `printkit turns next` import nothing heavy (timings: benchmarks/bench_startup.py)."""
+"""`printkit roll` and `printkit turns next` import nothing heavy (timings: benchmarks/bench_perf.py --only startup)."""
 
 from __future__ import annotations
 

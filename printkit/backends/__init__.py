@@ -9,7 +9,7 @@ from __future__ import annotations
 import contextlib
 import os
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import BinaryIO, Literal
@@ -76,23 +76,29 @@ def steps(document: Document, fmt: Format) -> int:
 
 def render(document: Document, fmt: Format, progress: Progress | None = None) -> list[bytes]:
     """Every output file's bytes: one PDF, or one SVG/PNG per page."""
+    return list(render_each(document, fmt, progress))
+
+
+def render_each(document: Document, fmt: Format, progress: Progress | None = None) -> Iterator[bytes]:
+    """Every output file's bytes, one file at a time (a pack is never held whole)."""
     if fmt == "pdf":
         from printkit.backends.pdf import render_pdf
 
-        return [render_pdf(document, progress)]
+        yield render_pdf(document, progress)
+        return
     if fmt == "png":
         from printkit.backends.pdf import render_pdf
-        from printkit.backends.png import render_png_pages
+        from printkit.backends.png import png_pages
 
-        return render_png_pages(render_pdf(document, progress), progress=progress)
-    from printkit.backends.svg import render_svg_page
+        yield from png_pages(render_pdf(document, progress), progress=progress)
+        return
+    from printkit.backends.svg import SvgPack
 
-    out: list[bytes] = []
+    pack = SvgPack(document)
     for i in range(len(document.pages)):
-        out.append(render_svg_page(document, i))
+        yield pack.page(i)
         if progress is not None:
             progress(1)
-    return out
 
 
 def numbered_paths(path: str | os.PathLike[str], count: int) -> list[Path]:
@@ -133,10 +139,10 @@ def earlier_pages(target: Path, paths: list[Path]) -> list[Path]:
     return sorted(found)
 
 
-def _write_pack(target: Path, paths: list[Path], blobs: list[bytes]) -> Written:
+def _write_pack(target: Path, paths: list[Path], blobs: Iterable[bytes]) -> Written:
     """Every page or none, then the earlier pack's extra pages and stale temp files removed."""
     try:
-        atomic_write_all(list(zip(paths, blobs)))
+        atomic_write_all(zip(paths, blobs, strict=True))
     except OSError as exc:
         where = str(paths[0]) if len(paths) == 1 else f"{paths[0]} ... {paths[-1].name}"
         kept = "" if len(paths) == 1 else f"; none of its {len(paths)} pages were kept"
@@ -168,5 +174,5 @@ def write(
             )
         target.write(render(document, fmt, progress)[0])
         return Written([], [])
-    blobs = render(document, fmt, progress)
-    return _write_pack(Path(target), numbered_paths(target, len(blobs)), blobs)
+    paths = numbered_paths(target, file_count(document, fmt))
+    return _write_pack(Path(target), paths, render_each(document, fmt, progress))

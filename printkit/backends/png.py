@@ -7,35 +7,44 @@ library is needed.
 
 from __future__ import annotations
 
+import ctypes
 import math
 import struct
 import zlib
 from collections.abc import Callable, Iterator
-from typing import BinaryIO
+from typing import Any, BinaryIO
 
 from printkit.layout.primitives import Document
 
 DEFAULT_DPI = 150
+_BYTES_PER_PIXEL = {1: 1, 2: 3}  # pdfium's Gray and BGR formats; the others have 4
+_BAND = 64  # rows handed to zlib at once
+ZLIB_LEVEL = 3  # measured (docs/performance.md): twice as fast as 6, and smaller on map sheets
 
 
 def _chunk(kind: bytes, data: bytes) -> bytes:
     return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
 
 
-def encode_png(rgb: bytes, width: int, height: int, stride: int, dpi: int) -> bytes:
+def encode_png(rgb: bytes | memoryview, width: int, height: int, stride: int, dpi: int) -> bytes:
     """A truecolour PNG from packed RGB rows of ``stride`` bytes."""
     row = width * 3
-    raw = bytearray()
-    for y in range(height):
-        raw.append(0)  # filter: none
-        raw += rgb[y * stride : y * stride + row]
+    packer = zlib.compressobj(ZLIB_LEVEL)
+    parts: list[bytes] = []
+    for top in range(0, height, _BAND):  # a band of rows at a time: no second copy of the picture is held
+        band = bytearray()
+        for y in range(top, min(top + _BAND, height)):
+            band.append(0)  # filter: none
+            band += rgb[y * stride : y * stride + row]
+        parts.append(packer.compress(band))
+    parts.append(packer.flush())
     ppm = round(dpi / 0.0254)
     return b"".join(
         (
             b"\x89PNG\r\n\x1a\n",
             _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
             _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)),
-            _chunk(b"IDAT", zlib.compress(bytes(raw), 6)),
+            _chunk(b"IDAT", b"".join(parts)),
             _chunk(b"IEND", b""),
         )
     )
@@ -75,16 +84,68 @@ def rasterise(
         pdf.close()
 
 
+class _Buffers:
+    """Two pixel buffers taken in turn: a page is drawn into one while the other is still being encoded."""
+
+    def __init__(self) -> None:
+        self.buffers: list[Any] = []
+        self.turn = 0
+
+    def bitmap(self, width: int, height: int, format: int, rev_byteorder: bool) -> Any:
+        """A pdfium bitmap over the next buffer (pypdfium2's ``bitmap_maker``)."""
+        import pypdfium2 as pdfium
+
+        size = width * height * _BYTES_PER_PIXEL.get(format, 4)
+        if len(self.buffers) < 2 or len(self.buffers[0]) != size:
+            self.buffers = [(ctypes.c_ubyte * size)(), (ctypes.c_ubyte * size)()]
+        self.turn = 1 - self.turn
+        return pdfium.PdfBitmap.new_native(width, height, format, rev_byteorder, buffer=self.buffers[self.turn])
+
+
+def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None) -> Iterator[bytes]:
+    """Every page of a PDF as PNG bytes at ``dpi``, one at a time; ``progress(1)`` after each page.
+
+    Page n is encoded (zlib, which lets other threads run) while page n+1 is drawn.
+    """
+    import pypdfium2 as pdfium
+    from concurrent.futures import Future, ThreadPoolExecutor
+
+    buffers = _Buffers()
+    pdf = pdfium.PdfDocument(pdf_bytes)
+    encoding: tuple[Future[bytes], Any, Any] | None = None  # the page being encoded, its bitmap and page
+
+    def finished() -> bytes:
+        assert encoding is not None
+        future, bitmap, page = encoding
+        png = future.result()
+        bitmap.close()
+        page.close()
+        if progress is not None:
+            progress(1)
+        return png
+
+    try:
+        with ThreadPoolExecutor(max_workers=1) as encoder:
+            for index in range(len(pdf)):
+                page = pdf[index]
+                bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255),
+                                     bitmap_maker=buffers.bitmap)  # fmt: skip
+                width, height = (min(pixels(pt, dpi), px) for pt, px in zip(page.get_size(), (bitmap.width, bitmap.height)))
+                future = encoder.submit(encode_png, memoryview(bitmap.buffer), width, height, bitmap.stride, dpi)
+                if encoding is not None:
+                    yield finished()
+                encoding = (future, bitmap, page)
+            if encoding is not None:
+                yield finished()
+    finally:
+        pdf.close()
+
+
 def render_png_pages(
     pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None
 ) -> list[bytes]:
     """Every page of a PDF as PNG bytes at ``dpi``; ``progress(1)`` after each page."""
-    out: list[bytes] = []
-    for buf, width, height, stride in rasterise(pdf_bytes, dpi):
-        out.append(encode_png(buf, width, height, stride, dpi))
-        if progress is not None:
-            progress(1)
-    return out
+    return list(png_pages(pdf_bytes, dpi, progress))
 
 
 def render_png_page(document: Document, index: int, dpi: int = DEFAULT_DPI) -> bytes:

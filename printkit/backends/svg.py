@@ -16,6 +16,7 @@ from __future__ import annotations
 import base64
 import io
 from collections.abc import Iterable, Iterator
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, BinaryIO
 
@@ -38,6 +39,7 @@ from printkit.layout.primitives import (
     UseForm,
 )
 
+_PLACEHOLDER = "printkit-shared-"  # a <g id> in <defs> replaced by a shared part's XML
 _INK = "#000000"  # in a symbol, black means "the icon's colour" (inherited from <use>)
 
 
@@ -156,19 +158,30 @@ def font_subset(weight: FontWeight, chars: str) -> bytes:
     return out.getvalue()
 
 
-def font_css(texts: Iterable[Text]) -> str:
-    """``@font-face`` rules embedding the subset of each weight the texts use (empty if none)."""
+def _chars_by_weight(texts: Iterable[Text]) -> dict[FontWeight, frozenset[str]]:
     used: dict[FontWeight, set[str]] = {}
     for t in texts:
         used.setdefault(t.weight, set()).update(t.text)
-    rules: list[str] = []
-    for weight in sorted(used):
-        data = base64.b64encode(font_subset(weight, "".join(sorted(used[weight])))).decode("ascii")
-        rules.append(
-            f"@font-face{{font-family:'{fonts.NAME}';font-weight:{700 if weight == 'bold' else 400};"
-            f"font-style:normal;src:url(data:font/ttf;base64,{data}) format('truetype')}}"
-        )
+    return {weight: frozenset(chars) for weight, chars in used.items()}
+
+
+@lru_cache(maxsize=64)
+def _font_face(weight: FontWeight, chars: str) -> str:
+    data = base64.b64encode(font_subset(weight, chars)).decode("ascii")
+    return (
+        f"@font-face{{font-family:'{fonts.NAME}';font-weight:{700 if weight == 'bold' else 400};"
+        f"font-style:normal;src:url(data:font/ttf;base64,{data}) format('truetype')}}"
+    )
+
+
+def _css(used: dict[FontWeight, frozenset[str]]) -> str:
+    rules = [_font_face(weight, "".join(sorted(used[weight]))) for weight in sorted(used)]
     return "".join(rules) + "text{white-space:pre}"
+
+
+def font_css(texts: Iterable[Text]) -> str:
+    """``@font-face`` rules embedding the subset of each weight the texts use (empty if none)."""
+    return _css(_chars_by_weight(texts))
 
 
 def _walk(items: Iterable[Item], forms: dict[str, Form]) -> Iterator[Item]:
@@ -178,37 +191,95 @@ def _walk(items: Iterable[Item], forms: dict[str, Form]) -> Iterator[Item]:
             yield from _walk(forms[item.name].items, forms)
 
 
+def _xml(element: Any) -> str:
+    text: str = element.tostring()
+    return text
+
+
+@dataclass
+class _Uses:
+    """The forms, icons and characters (per weight) some items use."""
+
+    forms: set[str]
+    icons: set[str]
+    chars: dict[FontWeight, frozenset[str]]
+
+    @classmethod
+    def of(cls, items: list[Item], forms: dict[str, Form]) -> _Uses:
+        """What ``items`` use themselves (not what the forms they place use)."""
+        return cls({i.name for i in items if isinstance(i, UseForm) and i.name in forms},
+                   {i.name for i in items if isinstance(i, Icon)},
+                   _chars_by_weight(i for i in items if isinstance(i, Text)))  # fmt: skip
+
+    def add(self, other: _Uses) -> None:
+        """Add what ``other`` uses."""
+        self.forms |= other.forms
+        self.icons |= other.icons
+        for weight, chars in other.chars.items():
+            self.chars[weight] = self.chars.get(weight, frozenset()) | chars
+
+
+class SvgPack:
+    """The pages of one document as SVG: the forms and symbols pages share are serialised once."""
+
+    def __init__(self, document: Document) -> None:
+        self.document = document
+        self.forms = {f.name: f for f in document.forms}
+        self._dwg = self._drawing()
+        self._xml: dict[str, str] = {}  # "form-<name>" / "icon-<name>" -> its serialised <defs> entry
+        self._uses: dict[str, _Uses] = {}  # per form: what it and the forms inside it use
+
+    def _drawing(self) -> svgwrite.Drawing:
+        d = self.document
+        dwg = svgwrite.Drawing(
+            size=(f"{_n(d.width)}pt", f"{_n(d.height)}pt"), viewBox=f"0 0 {_n(d.width)} {_n(d.height)}",
+            profile="full", debug=False,
+        )  # fmt: skip
+        dwg.attribs["font-family"] = fonts.FAMILY
+        dwg.attribs["xml:space"] = "preserve"  # double spaces print as in the PDF
+        return dwg
+
+    def _shared(self, key: str, part: Symbol | Form) -> str:
+        if key not in self._xml:
+            b = _Builder(self._dwg)
+            self._xml[key] = _xml(b.symbol(part) if isinstance(part, Symbol) else b.form(part))
+        return self._xml[key]
+
+    def _form_uses(self, name: str) -> _Uses:
+        if name not in self._uses:
+            self._uses[name] = _Uses.of(list(_walk(self.forms[name].items, self.forms)), self.forms)
+        return self._uses[name]
+
+    def page(self, index: int) -> bytes:
+        """Page ``index`` as standalone SVG bytes (UTF-8)."""
+        document, page = self.document, self.document.pages[index]
+        uses = _Uses.of(list(page.items), self.forms)
+        for name in list(uses.forms):
+            uses.add(self._form_uses(name))
+        form_names, icon_names = uses.forms, uses.icons
+        dwg = self._drawing()
+        if document.title:
+            dwg.set_desc(title=document.title if not page.label else f"{document.title} - {page.label}")
+        b = _Builder(dwg)
+        dwg.defs.add(dwg.style(_css(uses.chars)))
+        shared = [self._shared("icon-" + sym.name, sym) for sym in document.symbols if sym.name in icon_names]
+        shared += [self._shared("form-" + form.name, form) for form in document.forms if form.name in form_names]
+        for n in range(len(shared)):
+            dwg.defs.add(dwg.g(id=f"{_PLACEHOLDER}{n}"))
+        dwg.add(dwg.rect((0, 0), ("100%", "100%"), fill="#ffffff"))
+        for item in page.items:
+            dwg.add(b.element(item))
+        out = io.StringIO()
+        dwg.write(out, pretty=False)
+        text = out.getvalue()
+        for n, xml in enumerate(shared):
+            text = text.replace(f'<g id="{_PLACEHOLDER}{n}" />', xml, 1)
+        return (text + "\n").encode("utf-8")
+
+
 def render_svg_page(document: Document, index: int) -> bytes:
     """Page ``index`` of the document as standalone SVG bytes (UTF-8)."""
-    page = document.pages[index]
-    forms = {f.name: f for f in document.forms}
-    used = list(_walk(page.items, forms))
-    form_names = {i.name for i in used if isinstance(i, UseForm)}
-    icon_names = {i.name for i in used if isinstance(i, Icon)}
-    dwg = svgwrite.Drawing(
-        size=(f"{_n(document.width)}pt", f"{_n(document.height)}pt"),
-        viewBox=f"0 0 {_n(document.width)} {_n(document.height)}",
-        profile="full",
-        debug=False,
-    )
-    dwg.attribs["font-family"] = fonts.FAMILY
-    dwg.attribs["xml:space"] = "preserve"  # double spaces print as in the PDF
-    if document.title:
-        dwg.set_desc(title=document.title if not page.label else f"{document.title} - {page.label}")
-    b = _Builder(dwg)
-    dwg.defs.add(dwg.style(font_css(i for i in used if isinstance(i, Text))))
-    for sym in document.symbols:
-        if sym.name in icon_names:
-            dwg.defs.add(b.symbol(sym))
-    for form in document.forms:
-        if form.name in form_names:
-            dwg.defs.add(b.form(form))
-    dwg.add(dwg.rect((0, 0), ("100%", "100%"), fill="#ffffff"))
-    for item in page.items:
-        dwg.add(b.element(item))
-    out = io.StringIO()
-    dwg.write(out, pretty=False)
-    return (out.getvalue() + "\n").encode("utf-8")
+    return SvgPack(document).page(index)
 
 
 def write_svg(document: Document, index: int, stream: BinaryIO) -> None:

@@ -20,7 +20,7 @@ from printkit.loading.dice import dice_from_table
 from printkit.loading.dice import load_dice as load_dice  # the quick reader, for `roll` and `turns`
 from printkit.loading.fields import Problems, Reader
 from printkit.loading.projection import read_projection
-from printkit.loading.text import read_toml
+from printkit.loading.text import decode, parse, read_source_remembered
 from printkit.model import maps as model
 from printkit.model.words import match_id
 from printkit.resources import data_dir
@@ -60,8 +60,34 @@ class SharedFacts:
     explore_keys: tuple[str, str]  # (a map using the shared sights track, a map with its own tracks)
 
 
+CACHE_LIMIT = 64  # files remembered per process; a long-running caller reading many maps starts over
+_parsed: dict[str, tuple[bytes, dict[str, Any]]] = {}
+_built: dict[str, tuple[bytes, bytes, model.GameMap]] = {}
+
+
+def _remember(cache: dict[str, Any], key: str, value: Any) -> None:
+    if len(cache) >= CACHE_LIMIT:
+        cache.clear()
+    cache[key] = value
+
+
+def _shared_raw() -> tuple[bytes, str]:
+    return read_source_remembered(data_dir("maps") / SHARED_FILE)
+
+
+def _parsed_shared(raw: bytes, source: str) -> dict[str, Any]:
+    """The shared file's table, parsed once per content (the file is read every time, parsed when it changed)."""
+    hit = _parsed.get(source)
+    if hit is not None and hit[0] == raw:
+        return hit[1]
+    doc = parse(*decode(raw, source), "toml")
+    _remember(_parsed, source, (raw, doc))
+    return doc
+
+
 def _shared() -> tuple[dict[str, Any], str]:
-    return read_toml(data_dir("maps") / SHARED_FILE)
+    raw, source = _shared_raw()
+    return _parsed_shared(raw, source), source
 
 
 def bundled_maps() -> tuple[str, ...]:
@@ -94,16 +120,25 @@ def map_path(name_or_path: str) -> Path:
 
 def load_map(name_or_path: str) -> model.GameMap:
     """Load and validate a bundled map id or a path to a map .toml file."""
-    doc, source = read_toml(map_path(name_or_path))
-    shared, shared_source = _shared()
-    return build_map(doc, source, shared, shared_source)
+    return load_map_file(map_path(name_or_path))
 
 
 def load_map_file(path: str | os.PathLike[str]) -> model.GameMap:
-    """Load and validate the map file at ``path`` (never a bundled id)."""
-    doc, source = read_toml(path)
-    shared, shared_source = _shared()
-    return build_map(doc, source, shared, shared_source)
+    """Load and validate the map file at ``path`` (never a bundled id).
+
+    Both files are read every time; a map whose two files hold the same bytes
+    as last time (under the same names) is the GameMap built then, so a caller
+    scoring many games validates each map once, and an edited file is read anew.
+    """
+    raw, source = read_source_remembered(path)
+    shared_raw, shared_source = _shared_raw()
+    hit = _built.get(source)
+    if hit is not None and hit[0] == raw and hit[1] == shared_raw and hit[2].source == source:
+        return hit[2]
+    doc = parse(*decode(raw, source), "toml")
+    built = build_map(doc, source, _parsed_shared(shared_raw, shared_source), shared_source)
+    _remember(_built, source, (raw, shared_raw, built))
+    return built
 
 
 def _check_kind(rd: Reader, doc: dict[str, Any]) -> None:

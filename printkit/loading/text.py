@@ -16,6 +16,7 @@ import errno
 import os
 import re
 import stat
+import time
 from pathlib import Path
 from typing import Any, Literal
 
@@ -83,14 +84,52 @@ def _os_reason(exc: OSError) -> str:
     return f"cannot read file ({exc.strerror or exc})"
 
 
-def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
-    """A UTF-8 text file's text (a BOM dropped) and its name for messages; DataError if unreadable."""
+def read_source(path: str | os.PathLike[str]) -> tuple[bytes, str]:
+    """A file's bytes and its name for messages; DataError if unreadable."""
     p = Path(path)
     source = source_name(p)
     try:
-        raw = read_bytes(p)
+        return read_bytes(p), source
     except FileProblem as exc:
         raise DataError([f"{source}: {exc.reason}"]) from None
+
+
+SETTLED_NS = 2_000_000_000  # a file unchanged this long before it was read is remembered by its stat
+_remembered: dict[tuple[str, str], tuple[tuple[int, ...], bytes, str]] = {}
+
+
+def read_source_remembered(path: str | os.PathLike[str]) -> tuple[bytes, str]:
+    """:func:`read_source`, but a file read before is not read again while its stat is unchanged.
+
+    The stat (device, inode, size, modification and change times) is checked on every call;
+    a file is remembered only if it had not changed for :data:`SETTLED_NS` when it was read, so an
+    edit within one tick of the file system's clock is never missed.
+    """
+    name = os.fspath(path)
+    key = (name, "" if os.path.isabs(name) else os.getcwd())
+    try:
+        info = os.stat(name)
+    except OSError:
+        return read_source(path)
+    signature = (info.st_dev, info.st_ino, info.st_size, info.st_mtime_ns, info.st_ctime_ns, info.st_mode)
+    hit = _remembered.get(key)
+    if hit is not None and hit[0] == signature:
+        return hit[1], hit[2]
+    raw, source = read_source(path)
+    if time.time_ns() - max(info.st_mtime_ns, info.st_ctime_ns) > SETTLED_NS:
+        if len(_remembered) >= 64:
+            _remembered.clear()
+        _remembered[key] = (signature, raw, source)
+    return raw, source
+
+
+def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
+    """A UTF-8 text file's text (a BOM dropped) and its name for messages; DataError if unreadable."""
+    return decode(*read_source(path))
+
+
+def decode(raw: bytes, source: str) -> tuple[str, str]:
+    """The UTF-8 text of a file's bytes (a BOM dropped) and its name; DataError if not UTF-8."""
     try:
         return raw.decode("utf-8-sig"), source
     except UnicodeDecodeError as exc:

@@ -12,14 +12,19 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from printkit.errors import InputError, RuleError, corrupt_state
 from printkit.model.names import duplicate_problem, name_problem, plain
-from printkit.rules.atw import solo_speed_bonus
 from printkit.rules.dice import Roll, turn_roll
 
 if TYPE_CHECKING:
     from printkit.model.dice import Dice
     from printkit.model.maps import GameMap
 
-speed_bonus = solo_speed_bonus  # the one solo/party speed bonus rule, for the tracker's callers
+
+
+def speed_bonus(turns: int, turn: int) -> int:
+    """The one solo/party speed bonus rule (``rules.atw.solo_speed_bonus``), for the tracker's callers."""
+    from printkit.rules.atw import solo_speed_bonus  # here, so `turns next` does not load the scoring rules
+
+    return solo_speed_bonus(turns, turn)
 STATE_KIND = "turns"
 MAX_PLAYERS = 100
 MAX_TURNS = 99  # a saved game's turn count (the solo game has 20)

@@ -1,0 +1,65 @@
+"""A map is validated once per content: edited files are read anew, settled ones are not re-read."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from printkit.loading import maps, text
+from printkit.resources import data_dir
+
+
+def _copy_world(tmp_path: Path) -> Path:
+    path = tmp_path / "mine.toml"
+    shutil.copyfile(data_dir("maps") / "world.toml", path)
+    return path
+
+
+def test_the_same_map_is_built_once_and_an_edit_of_the_same_size_is_seen(tmp_path: Path) -> None:
+    path = _copy_world(tmp_path)
+    first = maps.load_map(str(path))
+    assert maps.load_map(str(path)) is first
+    original = path.read_text()
+    edited = original.replace('name = "Around the World"', 'name = "Around the Wxrld"', 1)
+    assert edited != original and len(edited) == len(original)
+    path.write_text(edited)  # at once: within one tick of the file system's clock, the same size
+    again = maps.load_map(str(path))
+    assert again.name == "Around the Wxrld"
+
+
+def test_a_settled_file_is_not_read_again_until_its_stat_changes(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    path = _copy_world(tmp_path)
+    old = time.time() - 60
+    os.utime(path, (old, old))
+    time.sleep(0.01)
+    reads: list[str] = []
+    real = text.read_bytes
+    monkeypatch.setattr(text, "read_bytes", lambda p: reads.append(str(p)) or real(p))
+    os.chmod(path, 0o644)  # the change time is now: not settled yet, read every time
+    maps.load_map(str(path))
+    maps.load_map(str(path))
+    assert reads.count(str(path)) == 2
+    monkeypatch.setattr(text, "SETTLED_NS", -10**18)  # as if that change were long ago
+    maps.load_map(str(path))
+    maps.load_map(str(path))
+    assert reads.count(str(path)) == 3
+    path.write_text(path.read_text().replace('name = "Around the World"', 'name = "Around the Wxrld"', 1))
+    assert maps.load_map(str(path)).name == "Around the Wxrld"
+    assert reads.count(str(path)) == 4
+
+
+def test_a_remembered_map_that_becomes_a_folder_or_disappears_is_an_error(tmp_path: Path,
+                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(text, "SETTLED_NS", -10**18)
+    path = _copy_world(tmp_path)
+    maps.load_map(str(path))
+    path.unlink()
+    with pytest.raises(Exception, match="no such file"):
+        maps.load_map(str(path))
+    path.mkdir()
+    with pytest.raises(Exception, match="is a folder, not a file"):
+        maps.load_map(str(path))
