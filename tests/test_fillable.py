@@ -24,7 +24,7 @@ from printkit.scan.form import read_form
 from printkit.scan.game import scan_game
 from printkit.sheets.fields import Fields, loads
 from printkit.sheets.fillable import fillable, tick_boxes
-from tests.scan_helpers import game, truth_doc
+from scan_helpers import game, truth_doc
 
 MAPS = ["world", "us", "europe", "south-america"]
 KINDS = ("/Ink", "/PolyLine", "/Line", "/Highlight")

@@ -17,7 +17,7 @@ from printkit.scan.game import scan_game
 from printkit.scan.images import PageSource, ScanError, decode_image
 from printkit.scan.sheet import SheetRead, read_sheet
 from printkit.scan.degrade import Capture
-from tests.scan_helpers import game, photo, truth_doc
+from scan_helpers import game, photo, truth_doc
 
 MAPS = ("world", "us", "europe", "south-america")
 

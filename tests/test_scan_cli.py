@@ -17,7 +17,7 @@ from printkit.cli import cli
 from printkit.scan import simulate as sim
 from printkit.scan.degrade import Capture
 from printkit.scan.review import UNCERTAIN
-from tests.scan_helpers import pack_photo, photo
+from scan_helpers import pack_photo, photo
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "data" / "scan" / "world-ann.jpg"
