@@ -111,9 +111,9 @@ class Saved(Generic[T]):
 
 def _state_folder(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """A ``--state`` path whose folder does not exist is a usage error, as for every output."""
-    from printkit.cli.common import output_path
+    from printkit.cli.common import output_file
 
-    output_path(value, "'--state'")
+    output_file(value, "'--state'")
     return value
 
 
