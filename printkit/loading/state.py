@@ -13,8 +13,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from printkit import __version__
 from printkit.errors import DataError, StateError
@@ -90,8 +89,7 @@ def unknown_key(saved: object, known: object, path: str = "") -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class StateFile(Generic[T]):
+class StateFile(NamedTuple, Generic[T]):
     """One companion's state file: its kind and its schema, ``dump(value)`` and ``load(doc, path)``."""
 
     kind: str
