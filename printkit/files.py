@@ -8,13 +8,14 @@ and written with these by :mod:`printkit.loading.state`.
 from __future__ import annotations
 
 import contextlib
+import errno
 import itertools
 import os
 import re
 import time
 from collections import deque
 from collections.abc import Iterable, Iterator
-from pathlib import Path
+from typing import Union
 
 from printkit.errors import StateError
 
@@ -23,9 +24,11 @@ TEMP_SUFFIX = ".tmp"
 STALE_TEMP_SECONDS = 600  # a temp file of ours this old was left by a killed write
 _RANDOM_PART = r"[a-z0-9_]{8}"  # what _new_temp (like tempfile.mkstemp) puts between our prefix and suffix
 _NAME_CHARS = "abcdefghijklmnopqrstuvwxyz0123456789_"
+FilePath = Union[str, "os.PathLike[str]"]
+"""A file named by a string or a path object (os.path, not pathlib: pathlib costs every command 2.5 ms)."""
 
 
-def _new_temp(folder: Path, prefix: str) -> tuple[int, str]:
+def _new_temp(folder: str, prefix: str) -> tuple[int, str]:
     """Create ``<folder>/<prefix>XXXXXXXX.tmp`` exclusively (mode 0600) and open it; tempfile's way, without tempfile.
 
     tempfile is not imported: it brings shutil, bz2, lzma and random into every command that saves a file.
@@ -40,27 +43,51 @@ def _new_temp(folder: Path, prefix: str) -> tuple[int, str]:
     raise FileExistsError(f"no free temporary name for {prefix!r} in {folder}")
 
 
-def _folder(target: Path) -> Path:
-    return target.parent if str(target.parent) else Path(".")
+def path_text(path: FilePath) -> str:
+    """``path`` as messages write it, the way ``str(pathlib.Path(path))`` does (``./a//b/`` -> ``a/b``)."""
+    name = os.fspath(path)
+    root = "//" if name.startswith("//") and not name.startswith("///") else "/" if name.startswith("/") else ""
+    return root + "/".join(part for part in name.split("/") if part not in ("", ".")) or "."
 
 
-def write_temp(target: Path, data: bytes) -> Path:
+def file_mode(path: FilePath) -> int | None:
+    """``os.stat(path).st_mode``, or None where there is no file (decided as pathlib's ``exists()`` does)."""
+    try:
+        return os.stat(path).st_mode
+    except OSError as exc:
+        if exc.errno not in (errno.ENOENT, errno.ENOTDIR, errno.EBADF, errno.ELOOP):
+            raise
+        return None
+
+
+def _folder(target: FilePath) -> str:
+    return os.path.dirname(target) or "."
+
+
+def _mode(target: FilePath) -> int:
+    try:
+        return os.stat(target).st_mode & 0o777
+    except FileNotFoundError:
+        return 0o644
+
+
+def write_temp(target: FilePath, data: bytes) -> str:
     """Write ``data`` to a new fsynced ``.<name>.XXXXXXXX.tmp`` beside ``target``, with its mode; return it."""
-    fd, tmp = _new_temp(_folder(target), f".{target.name}.")
+    fd, tmp = _new_temp(_folder(target), f".{os.path.basename(target)}.")
     try:
         with os.fdopen(fd, "wb") as fh:
             fh.write(data)
             fh.flush()
             os.fsync(fh.fileno())
-        os.chmod(tmp, target.stat().st_mode & 0o777 if target.exists() else 0o644)
+        os.chmod(tmp, _mode(target))
     except BaseException:
         with contextlib.suppress(FileNotFoundError):
             os.unlink(tmp)
         raise
-    return Path(tmp)
+    return tmp
 
 
-def _sync_folder(folder: Path) -> None:
+def _sync_folder(folder: str) -> None:
     with contextlib.suppress(OSError):
         dir_fd = os.open(folder, os.O_RDONLY)
         try:
@@ -69,32 +96,31 @@ def _sync_folder(folder: Path) -> None:
             os.close(dir_fd)
 
 
-def _unlink_all(paths: Iterable[Path]) -> None:
+def _unlink_all(paths: Iterable[FilePath]) -> None:
     for path in paths:
         with contextlib.suppress(OSError):
             os.unlink(path)
 
 
-def atomic_write(path: str | os.PathLike[str], data: bytes) -> None:
+def atomic_write(path: FilePath, data: bytes) -> None:
     """Write ``data`` to ``path`` via temp file + fsync + rename; stale temps of a killed write are removed."""
-    atomic_write_all([(Path(path), data)])
-    target = Path(path)
-    remove_stale_temps(_folder(target), re.escape(target.name))
+    atomic_write_all([(path, data)])
+    remove_stale_temps(_folder(path), re.escape(os.path.basename(path)))
 
 
-def atomic_write_all(files: Iterable[tuple[Path, bytes]]) -> None:
+def atomic_write_all(files: Iterable[tuple[FilePath, bytes]]) -> None:
     """Write every file or none: all temp files first (each as it comes), then every rename.
 
     On any failure the temp files are removed, and so are the new files
     already renamed into place; the OSError is raised again.
     """
-    temps: list[tuple[Path, Path]] = []
+    temps: list[tuple[str, FilePath]] = []
     try:
         _write_temps(iter(files), temps)
     except BaseException:
         _unlink_all(tmp for tmp, _ in temps)
         raise
-    done: list[Path] = []
+    done: list[FilePath] = []
     try:
         for tmp, target in temps:
             os.replace(tmp, target)
@@ -109,7 +135,7 @@ def atomic_write_all(files: Iterable[tuple[Path, bytes]]) -> None:
 SYNC_WORKERS = 8  # a pack's temp files written and fsynced this many at a time: the file system joins the syncs
 
 
-def _write_temps(files: Iterator[tuple[Path, bytes]], temps: list[tuple[Path, Path]]) -> None:
+def _write_temps(files: Iterator[tuple[FilePath, bytes]], temps: list[tuple[str, FilePath]]) -> None:
     """Append each file's fsynced temp to ``temps``, in order; several files are written at once.
 
     A failure (or an error while ``files`` yields) waits for the writes under way, so every
@@ -124,7 +150,7 @@ def _write_temps(files: Iterator[tuple[Path, bytes]], temps: list[tuple[Path, Pa
         return
     from concurrent.futures import Future, ThreadPoolExecutor
 
-    pending: deque[tuple[Future[Path], Path]] = deque()
+    pending: deque[tuple[Future[str], FilePath]] = deque()
 
     def collect() -> None:
         future, target = pending.popleft()
@@ -145,7 +171,7 @@ def _write_temps(files: Iterator[tuple[Path, bytes]], temps: list[tuple[Path, Pa
             raise
 
 
-def remove_stale_temps(folder: Path, names: str, max_age: float = STALE_TEMP_SECONDS) -> int:
+def remove_stale_temps(folder: FilePath, names: str, max_age: float = STALE_TEMP_SECONDS) -> int:
     """Remove our temp files ``.<name>.XXXXXXXX.tmp`` older than ``max_age`` seconds, ``name`` matching regex ``names``.
 
     Returns how many were removed; a file that cannot be removed is left.
@@ -164,11 +190,11 @@ def remove_stale_temps(folder: Path, names: str, max_age: float = STALE_TEMP_SEC
 
 
 @contextlib.contextmanager
-def locked(path: str | os.PathLike[str]) -> Iterator[None]:
+def locked(path: FilePath) -> Iterator[None]:
     """Hold an exclusive lock beside ``path`` so two commands cannot both apply."""
     import fcntl
 
-    lock_path = Path(f"{os.fspath(path)}.lock")
+    lock_path = f"{os.fspath(path)}.lock"
     try:
         fd = os.open(lock_path, os.O_RDWR | os.O_CREAT, 0o644)
     except OSError as exc:

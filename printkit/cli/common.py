@@ -10,8 +10,8 @@ from __future__ import annotations
 import contextlib
 import os
 import re
+import stat
 from collections.abc import Callable, Iterable, Iterator, Mapping
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 import click
@@ -20,6 +20,8 @@ from printkit.errors import InputError, UnknownMapError
 from printkit.model.names import duplicate_problem, name_problem, shorten, shown
 
 if TYPE_CHECKING:
+    from pathlib import Path
+
     from printkit.model.maps import GameMap
     from printkit.rules.report import GameScore
 
@@ -61,15 +63,30 @@ def not_an_input(outputs: Iterable[str | os.PathLike[str]], inputs: Iterable[str
                                          "choose another file", param_hint=hint)
 
 
-def output_path(value: str, hint: str, inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
-    """The file an output option names: its folder must exist and it must not be one of ``inputs``."""
-    target = Path(value)
-    if not target.parent.is_dir():
-        raise click.BadParameter(f"folder {shown_path(target.parent)} does not exist", param_hint=hint)
-    if target.is_dir():
+def output_file(value: str, hint: str, inputs: Iterable[str | os.PathLike[str]] = ()) -> str:
+    """The file an output option names, written as pathlib does: its folder must exist, it must not be an input.
+
+    os.path, not pathlib: ``--state`` is checked by every companion command (pathlib costs 2.5 ms).
+    """
+    from printkit.files import file_mode, path_text
+
+    target = path_text(value)
+    folder = os.path.dirname(target) or "."
+    mode = file_mode(folder)
+    if mode is None or not stat.S_ISDIR(mode):
+        raise click.BadParameter(f"folder {shown_path(folder)} does not exist", param_hint=hint)
+    mode = file_mode(target)
+    if mode is not None and stat.S_ISDIR(mode):
         raise click.BadParameter(f"{shown_path(target)} is a folder; give a file name", param_hint=hint)
     not_an_input([target], inputs, hint)
     return target
+
+
+def output_path(value: str, hint: str, inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
+    """:func:`output_file` as a ``Path``."""
+    from pathlib import Path
+
+    return Path(output_file(value, hint, inputs))
 
 
 MAX_SEED = 2**63 - 1  # seeds are 0..2**63-1: what random.Random and a JSON state file keep exactly

@@ -12,8 +12,8 @@ from __future__ import annotations
 
 import contextlib
 from collections.abc import Callable, Iterator
-from dataclasses import dataclass
-from typing import Any, Generic, TypeVar
+from functools import lru_cache
+from typing import Any, Generic, NamedTuple, TypeVar
 
 import click
 
@@ -30,8 +30,7 @@ class Box(Generic[T]):
         self.value = value
 
 
-@dataclass(frozen=True)
-class Companion:
+class Companion(NamedTuple):
     """A companion's state file as the command line knows it.
 
     ``missing`` starts the message for a file that is not there (``no solo
@@ -49,7 +48,7 @@ class Companion:
     def option(self, func: F) -> F:
         """The ``--state PATH`` option (passed as ``state_path``) of every subcommand of the companion."""
         option: Callable[[F], F] = click.option(
-            "--state", "state_path", type=click.Path(dir_okay=False), default=self.default, envvar=self.envvar,
+            "--state", "state_path", type=_state_type(), default=self.default, envvar=self.envvar,
             show_default=True, help=self.help, callback=_state_folder,
         )  # fmt: skip
         return option(func)
@@ -63,8 +62,7 @@ class Companion:
         return Saved(StateFile(self.kind, dump, load), path, f"{self.missing} `{self.start}{self.flag(path)}`")
 
 
-@dataclass(frozen=True)
-class Saved(Generic[T]):
+class Saved(NamedTuple, Generic[T]):
     """One companion's game at one path: load it, change it under the lock, or replace it."""
 
     file: StateFile[T]
@@ -109,11 +107,17 @@ class Saved(Generic[T]):
             self.file.write(self.path, value)
 
 
+@lru_cache(maxsize=None)
+def _state_type() -> click.Path:
+    """The ``--state`` option's type, one for every subcommand (each ``click.Path`` looks up its words with gettext)."""
+    return click.Path(dir_okay=False)
+
+
 def _state_folder(ctx: click.Context, param: click.Parameter, value: str) -> str:
     """A ``--state`` path whose folder does not exist is a usage error, as for every output."""
-    from printkit.cli.common import output_path
+    from printkit.cli.common import output_file
 
-    output_path(value, "'--state'")
+    output_file(value, "'--state'")
     return value
 
 

@@ -189,8 +189,9 @@ def line_height(size: float, weight: FontWeight = "regular") -> float:
     return (m.ascender - m.descender + m.line_gap) * size / m.units_per_em
 
 
+@lru_cache(maxsize=16384)
 def missing_glyphs(text: str, weight: FontWeight = "regular") -> str:
-    """The distinct characters of ``text`` the font has no glyph for, in order."""
+    """The distinct characters of ``text`` the font has no glyph for, in order (cached per string)."""
     m = metrics(weight)
     seen: list[str] = []
     for ch in text:

@@ -2,11 +2,14 @@
 
 Pure functions returning primitives (vector squares), nothing to do with
 OpenCV: the marker bit patterns are OpenCV's ``DICT_4X4_50`` stored as data,
-and the QR code's module matrix comes from segno (imported inside
+and the QR code's module matrix comes from segno's encoder (imported inside
 :func:`qr_code`, so commands that draw no sheet stay light).
 """
 
 from __future__ import annotations
+
+import sys
+from types import ModuleType
 
 from printkit.layout.primitives import Item, Rect, Style
 
@@ -55,10 +58,35 @@ def qr_matrix(payload: str) -> list[list[bool]]:
     The smallest code that holds it (error level L, raised where that costs no
     size): bigger modules survive blur better than more redundancy does.
     """
-    import segno
-
-    code = segno.make_qr(payload, error="l", boost_error=True)
+    code = _qr_encoder().encode(payload, "l", micro=False, boost_error=True)
     return [[bool(v) for v in row] for row in code.matrix]
+
+
+def _qr_encoder() -> ModuleType:
+    """``segno.encoder`` without the package's ``__init__``.
+
+    segno's ``__init__`` loads its writers, and they pull in ``xml.sax.saxutils``
+    and with it ``urllib.request``, ``http.client``, ``ssl`` and ``email``: about
+    15 ms of every sheet render, for output printkit never asks segno for. The
+    package is entered only for the import; a later ``import segno`` runs it in full.
+    """
+    loaded = sys.modules.get("segno.encoder")
+    if loaded is not None:
+        return loaded
+    if "segno" not in sys.modules:
+        import importlib.util
+
+        spec = importlib.util.find_spec("segno")
+        if spec is not None:
+            sys.modules["segno"] = importlib.util.module_from_spec(spec)
+            try:
+                import segno.encoder
+            finally:
+                del sys.modules["segno"]
+            return segno.encoder
+    import segno.encoder
+
+    return segno.encoder
 
 
 def qr_code(payload: str, x: float, y: float, size: float) -> list[Item]:

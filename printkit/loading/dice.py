@@ -8,6 +8,8 @@ loader checks the same table with :func:`dice_from_table`, so both agree.
 
 from __future__ import annotations
 
+import os
+
 from printkit.errors import DataError
 from printkit.model.dice import Dice
 
@@ -53,11 +55,11 @@ def table_lines(text: str, source: str) -> dict[str, str]:
 
 def load_dice() -> Dice:
     """The bundled dice table, read without parsing the rest of the file."""
-    from printkit.resources import data_dir
+    from printkit.resources import data_folder
 
-    path = data_dir("maps") / SHARED_FILE
     try:
-        text = path.read_text(encoding="utf-8")
+        with open(os.path.join(data_folder("maps"), SHARED_FILE), encoding="utf-8") as fh:
+            text = fh.read()
     except (OSError, UnicodeDecodeError) as exc:
         raise DataError([f"{SHARED_SOURCE}: cannot read file ({exc})"]) from None
     return dice_from_table(table_lines(text, SHARED_SOURCE), SHARED_SOURCE)

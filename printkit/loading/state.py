@@ -13,13 +13,11 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
-from pathlib import Path
-from typing import Any, Generic, TypeVar
+from typing import Any, Generic, NamedTuple, TypeVar
 
 from printkit import __version__
 from printkit.errors import DataError, StateError
-from printkit.files import atomic_write
+from printkit.files import atomic_write, file_mode, path_text
 from printkit.loading.text import FileProblem, parse_json, read_bytes, top_table
 
 STATE_FORMAT = 1
@@ -28,15 +26,15 @@ T = TypeVar("T")
 
 def read_state(path: str | os.PathLike[str], kind: str, version: str = __version__) -> dict[str, Any]:
     """Load a companion state file of ``kind``, refusing corrupt or foreign files."""
-    p = Path(path)
+    p = path_text(path)
     try:
         raw = read_bytes(p)
     except FileProblem as exc:
         raise StateError(f"{p}: no saved game here" if exc.missing else f"{p}: {exc.reason}") from None
     try:
-        state = parse_json(raw.decode("utf-8-sig"), str(p))
+        state = parse_json(raw.decode("utf-8-sig"), p)
         if isinstance(state, dict):
-            top_table(state, str(p))
+            top_table(state, p)
     except UnicodeDecodeError:
         raise StateError(f"{p}: state file is corrupt (not UTF-8 text); it was left untouched") from None
     except DataError as exc:
@@ -59,8 +57,9 @@ def read_state(path: str | os.PathLike[str], kind: str, version: str = __version
 
 def write_state(path: str | os.PathLike[str], kind: str, state: dict[str, Any]) -> None:
     """Save a companion state atomically, tagged with its kind and format."""
-    p = Path(path)
-    if p.exists() and not p.stat().st_mode & 0o222:
+    p = path_text(path)
+    mode = file_mode(path)
+    if mode is not None and not mode & 0o222:
         raise StateError(f"{p}: state file is read-only; the game was not changed")
     doc = {"printkit": kind, "format": STATE_FORMAT, **state}
     data = (json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
@@ -90,8 +89,7 @@ def unknown_key(saved: object, known: object, path: str = "") -> str | None:
     return None
 
 
-@dataclass(frozen=True)
-class StateFile(Generic[T]):
+class StateFile(NamedTuple, Generic[T]):
     """One companion's state file: its kind and its schema, ``dump(value)`` and ``load(doc, path)``."""
 
     kind: str

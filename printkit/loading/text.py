@@ -17,11 +17,12 @@ import os
 import re
 import stat
 import time
-from pathlib import Path
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
 from printkit.errors import DataError
-from printkit.resources import data_dir
+
+if TYPE_CHECKING:
+    from pathlib import Path
 
 Format = Literal["toml", "json"]
 MAX_BYTES = 4 * 1024 * 1024  # no printkit file comes near this
@@ -40,6 +41,8 @@ class FileProblem(Exception):
 
 def source_name(path: Path) -> str:
     """How a file is named in messages: ``maps/<file>`` for bundled data, else as given."""
+    from printkit.resources import data_dir  # pathlib: not on the way of `turns next`, which reads no map
+
     try:
         maps = data_dir("maps")
         if path.resolve().parent == maps.resolve():
@@ -86,6 +89,8 @@ def _os_reason(exc: OSError) -> str:
 
 def read_source(path: str | os.PathLike[str]) -> tuple[bytes, str]:
     """A file's bytes and its name for messages; DataError if unreadable."""
+    from pathlib import Path
+
     p = Path(path)
     source = source_name(p)
     try:

@@ -6,11 +6,10 @@ and ``printkit turns next`` can use it without loading the map model.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 
-@dataclass(frozen=True)
-class Dice:
+class Dice(NamedTuple):
     """Die faces and, for each face at the same index, the action it calls for."""
 
     faces: tuple[int, ...]

@@ -142,6 +142,44 @@ def _flow(heights: Sequence[Sequence[float]], caps: Sequence[float]) -> list[lis
     return out
 
 
+class _Sizes:
+    """A map's blocks and their heights per (size, reminder, width), each block built and measured once.
+
+    The blocks do not depend on the "Each turn" reminder, so they are measured once
+    per (size, width) and the reminder once per (size, with the game end, width).
+    """
+
+    def __init__(self, m: GameMap) -> None:
+        self.m = m
+        self.built: dict[Metrics, list[Block]] = {}
+        self.reminders: dict[tuple[Metrics, bool], Block] = {}
+        self.heights: dict[tuple[Metrics, float], list[float]] = {}
+        self.reminder_heights: dict[tuple[Metrics, bool, float], float] = {}
+        self.done: dict[tuple[Metrics, int, bool, float], tuple[list[Block], list[float]]] = {}
+
+    def __call__(self, mt: Metrics, turn: int, late: bool, w: float) -> tuple[list[Block], list[float]]:
+        """The blocks at ``mt`` with the reminder ``turn`` (first or ``late``) and their heights at width ``w``."""
+        key = (mt, turn, late, w)
+        if key not in self.done:
+            if mt not in self.built:
+                self.built[mt] = blocks(self.m, mt)
+            bl = list(self.built[mt])
+            if (mt, w) not in self.heights:
+                self.heights[(mt, w)] = [measure(b, w) for b in bl]
+            hs = list(self.heights[(mt, w)])
+            if turn:
+                rk = (mt, turn == 2)
+                if rk not in self.reminders:
+                    self.reminders[rk] = turn_block(self.m, mt, with_end=turn == 2)
+                if (*rk, w) not in self.reminder_heights:
+                    self.reminder_heights[(*rk, w)] = measure(self.reminders[rk], w)
+                at = len(bl) - 1 if late else 0
+                bl.insert(at, self.reminders[rk])
+                hs.insert(at, self.reminder_heights[(*rk, w)])
+            self.done[key] = (bl, hs)
+        return self.done[key]
+
+
 def plan(m: GameMap, x: float, top: float, width: float, height: float,
          key_height: Callable[[float], float], least_map: float = 0.6, section_w: float = SECTION_W) -> Plan:
     """The best arrangement of map and sections in the body box (x, top, width, height).
@@ -153,13 +191,7 @@ def plan(m: GameMap, x: float, top: float, width: float, height: float,
 
     _, _, cw, ch = MapFrame(m.projection, 0.0, 0.0, 1000.0, 1000.0).content
     aspect = cw / ch
-    measured: dict[tuple[Metrics, int, bool, float], tuple[list[Block], list[float]]] = {}
-
-    def sized(mt: Metrics, turn: int, late: bool, w: float) -> tuple[list[Block], list[float]]:
-        if (mt, turn, late, w) not in measured:
-            bl = sheet_blocks(m, mt, turn, late)
-            measured[(mt, turn, late, w)] = (bl, [measure(b, w) for b in bl])
-        return measured[(mt, turn, late, w)]
+    sized = _Sizes(m)
 
     band_limit = BAND * (top + height - MARGIN)
     best: Plan | None = None
