@@ -114,13 +114,13 @@ def check_sheet(sheet: SheetRead) -> None:
     from printkit.scan.read import UNREADABLE
 
     touched = {c for rid, r in sheet.routes.items() if r.on for c in _edge(sheet, rid)}
-    unsure = {rid: None if r.measure == UNREADABLE else r.on for rid, r in sheet.routes.items()
+    unsure = {rid: None if r.measure == UNREADABLE or r.hidden else r.on for rid, r in sheet.routes.items()
               if not r.certain and (r.measure != UNREADABLE or touched & set(_edge(sheet, rid)))}
     _settle(sheet, [_edge(sheet, rid) for rid, r in sheet.routes.items() if r.on and r.certain], unsure)
-    for rid, lean in unsure.items():
+    for rid in unsure:
         if sheet.routes[rid].certain:
             continue
-        if lean is None:
+        if sheet.routes[rid].measure == UNREADABLE:
             sheet.doubt(f"route.{rid}", 0.0, f"route {rid}: too short on the sheet to read; check it")
         else:
             r = sheet.routes[rid]
