@@ -15,8 +15,8 @@ from printkit.scan.degrade import Capture, capture
 from printkit.scan.read import ROUTE_REACH, route_samples, seg_dist
 from printkit.sheets.fields import Fields, loads
 
-DPI = 200
-GENTLE = Capture(dpi=200, rotation=3.0, tilt=8.0, blur=0.5, light=0.25, shadow=0.2, noise=3.0, jpeg=75)
+DPI = 150
+GENTLE = Capture(dpi=150, rotation=3.0, tilt=8.0, blur=0.5, light=0.25, shadow=0.2, noise=3.0, jpeg=75)
 
 
 @lru_cache(maxsize=None)

@@ -115,3 +115,22 @@ def test_a_branching_trail_is_unsure() -> None:
 def test_a_star_alone_is_the_start() -> None:
     s = read(photo("world", "a4", ("Ann",), 0, sim.Filled((), (), "tokyo")))
     assert s.route == ["tokyo"] and s.uncertain == []
+
+
+def test_the_trail_settles_an_unsure_route_only_when_one_legal_trail_explains_it() -> None:
+    from printkit.loading.maps import load_map
+    from printkit.scan.trail import settle
+
+    m = load_map("us")
+    star = {"boston": 0.3}
+    drawn = [("boston", "new-york"), ("philadelphia", "washington-dc")]
+    middle = ("new-york", "philadelphia")
+    # the trail is broken without the middle route: only "drawn" is legal, and its read leans that way
+    assert settle(m, drawn, {middle: True}, star, 0.06) == {middle: True}
+    assert settle(m, drawn, {middle: None}, star, 0.06) == {middle: True}
+    # a lean against the one legal trail is not overruled
+    assert settle(m, drawn, {middle: False}, star, 0.06) is None
+    # at the trail's end both answers are legal trails: it stays unsure
+    assert settle(m, [("boston", "new-york")], {middle: True}, star, 0.06) is None
+    # the start must carry a star: without one nothing is settled
+    assert settle(m, drawn, {middle: True}, {}, 0.06) is None

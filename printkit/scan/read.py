@@ -45,6 +45,8 @@ class Read:
     on: bool
     measure: float
     confidence: float
+    hidden: bool = False
+    """A route whose whole stretch lies by a drawn neighbour or the star: its ink cannot tell."""
 
     @property
     def certain(self) -> bool:
@@ -149,7 +151,7 @@ def read_routes(ink: Image, fields: Fields, starred: frozenset[str] = frozenset(
         elif len(clear) >= MIN_SHORT:
             reads[rid] = _route_read(rid, near, clear, short or len(clear) < MIN_CORE)
         else:
-            reads[rid] = Read(rid, first[rid].on, first[rid].measure, min(first[rid].confidence, 0.3))
+            reads[rid] = Read(rid, first[rid].on, first[rid].measure, min(first[rid].confidence, 0.3), hidden=True)
     return reads
 
 

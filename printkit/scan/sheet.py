@@ -18,6 +18,8 @@ STAR_MIN = 0.06
 """Least ink share in a city's star ring for it to count as starred."""
 BLANK_MAX = 0.5
 """A sheet with more than this share of its boxes unreadable is refused as too blurred or dark."""
+SETTLED = 0.5
+"""The confidence of a route read the trail settles: just certain (see docs/scan.md, the trail)."""
 
 
 @dataclass(frozen=True)
@@ -122,23 +124,40 @@ def marks_of(sheet: SheetRead) -> dict[str, dict[str, int]]:
 
 
 def check_sheet(sheet: SheetRead) -> None:
-    """The trail from the drawn routes, and every route that is unsure."""
+    """The trail from the drawn routes, and every route that is unsure (unless the trail settles it)."""
     from printkit.scan.trail import trail
 
     from printkit.scan.read import UNREADABLE
 
-    drawn = [_edge(sheet, rid) for rid, r in sheet.routes.items() if r.on]
-    touched = {c for edge in drawn for c in edge}
-    for rid, r in sheet.routes.items():
-        if r.measure == UNREADABLE:
-            if touched & set(_edge(sheet, rid)):  # untouched cities: the route cannot be part of the trail
-                sheet.doubt(f"route.{rid}", 0.0, f"route {rid}: too short on the sheet to read; check it")
-        elif not r.certain:
+    touched = {c for rid, r in sheet.routes.items() if r.on for c in _edge(sheet, rid)}
+    unsure = {rid: None if r.measure == UNREADABLE or r.hidden else r.on for rid, r in sheet.routes.items()
+              if not r.certain and (r.measure != UNREADABLE or touched & set(_edge(sheet, rid)))}
+    _settle(sheet, [_edge(sheet, rid) for rid, r in sheet.routes.items() if r.on and r.certain], unsure)
+    for rid in unsure:
+        if sheet.routes[rid].certain:
+            continue
+        if sheet.routes[rid].measure == UNREADABLE:
+            sheet.doubt(f"route.{rid}", 0.0, f"route {rid}: too short on the sheet to read; check it")
+        else:
+            r = sheet.routes[rid]
             sheet.doubt(f"route.{rid}", r.confidence, f"route {rid}: drawn? ({r.measure:.0%} of it inked)")
-    route, why = trail(sheet.m, drawn, sheet.star, STAR_MIN)
+    route, why = trail(sheet.m, [_edge(sheet, rid) for rid, r in sheet.routes.items() if r.on], sheet.star, STAR_MIN)
     if route is None:
         sheet.doubt("route", 0.2, f"route: {why}")
     sheet.route = route
+
+
+def _settle(sheet: SheetRead, drawn: list[tuple[str, str]], unsure: dict[str, bool | None]) -> None:
+    """Unsure routes that only one legal trail explains become certain reads (confidence SETTLED)."""
+    from printkit.scan.trail import settle
+
+    edges = {rid: _edge(sheet, rid) for rid in unsure}
+    choice = settle(sheet.m, drawn, {edges[rid]: lean for rid, lean in unsure.items()}, sheet.star, STAR_MIN)
+    if choice is None:
+        return
+    for rid, edge in edges.items():
+        r = sheet.routes[rid]
+        sheet.routes[rid] = Read(rid, choice[edge], r.measure, SETTLED)
 
 
 def _edge(sheet: SheetRead, route_id: str) -> tuple[str, str]:

@@ -74,3 +74,33 @@ def trail(m: GameMap, drawn: list[Edge], star: Mapping[str, float], star_min: fl
     route = _euler(drawn, start)
     check = graph.check_route(m, route)
     return (route, "") if check.ok else (None, check.message)
+
+
+SETTLE_MAX = 6
+"""At most this many unsure routes are settled by the trail (2**6 choices tried); more stay unsure."""
+
+
+def settle(m: GameMap, drawn: list[Edge], unsure: Mapping[Edge, bool | None], star: Mapping[str, float],
+           star_min: float) -> dict[Edge, bool] | None:
+    """The one choice of the unsure routes that makes the drawn routes a legal trail from a starred start, or None.
+
+    ``unsure`` gives each unsure route's lean (its own read; None where it
+    cannot be read). A choice is legal when the drawn routes with it form one
+    trail on the map (connected, two ends or none, a legal route) whose start
+    carries a star. The answer is given only when exactly one choice is legal
+    and it agrees with every lean: otherwise the routes stay unsure.
+    """
+    edges = list(unsure)
+    if not edges or len(edges) > SETTLE_MAX:
+        return None
+    legal: list[dict[Edge, bool]] = []
+    for bits in range(2 ** len(edges)):
+        choice = {e: bool(bits >> k & 1) for k, e in enumerate(edges)}
+        route, _ = trail(m, drawn + [e for e in edges if choice[e]], star, star_min)
+        if route is not None and star.get(route[0], 0.0) >= star_min:
+            legal.append(choice)
+            if len(legal) > 1:
+                return None
+    if len(legal) != 1 or any(lean is not None and legal[0][e] != lean for e, lean in unsure.items()):
+        return None
+    return legal[0]
