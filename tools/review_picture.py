@@ -10,7 +10,6 @@ photographed with the simulated camera and scanned with ``printkit scan --review
 from __future__ import annotations
 
 import random
-import shutil
 import sys
 import tempfile
 from pathlib import Path
@@ -38,7 +37,11 @@ def main() -> int:
         overlays = sorted(Path(tmp).glob("*.png"))
         if not overlays:
             return 1
-        shutil.copyfile(overlays[0], ROOT / "docs" / "img" / "scan-review.png")
+        from PIL import Image
+
+        picture = Image.open(overlays[0]).convert("RGB")  # 1300 px wide, 128 colours: small enough for a README
+        picture = picture.resize((1300, round(picture.height * 1300 / picture.width)), Image.Resampling.LANCZOS)
+        picture.quantize(colors=128).save(ROOT / "docs" / "img" / "scan-review.png", optimize=True)
     return 0
 
 
