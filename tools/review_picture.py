@@ -39,9 +39,9 @@ def main() -> int:
             return 1
         from PIL import Image
 
-        picture = Image.open(overlays[0]).convert("RGB")  # 1300 px wide, 128 colours: small enough for a README
+        picture = Image.open(overlays[0]).convert("RGB")  # 1300 px wide: small enough for a README
         picture = picture.resize((1300, round(picture.height * 1300 / picture.width)), Image.Resampling.LANCZOS)
-        picture.quantize(colors=128).save(ROOT / "docs" / "img" / "scan-review.png", optimize=True)
+        picture.save(ROOT / "docs" / "img" / "scan-review.png", optimize=True)
     return 0
 
 
