@@ -8,6 +8,7 @@ import click
 
 from printkit.cli.common import PATH_SHOWN, FactsCommand, bundled_map_ids, map_param
 from printkit.model.names import shorten
+from printkit.model.words import plural
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap, Track
@@ -121,7 +122,7 @@ def _points(table: tuple[int, ...]) -> str:
 
 
 def _track_line(t: Track) -> str:
-    parts = [f"{t.boxes} box{'es' if t.boxes != 1 else ''} per row", f"marks score {_points(t.row_points)}"]
+    parts = [f"{plural(t.boxes, 'box', 'boxes')} per row", f"marks score {_points(t.row_points)}"]
     if t.column_points:
         parts.append(f"full column {t.column_points}")
     if t.majority:

@@ -22,6 +22,7 @@ from printkit.cli.common import (
     printable_names,
 )
 from printkit.model.names import shorten
+from printkit.model.words import plural
 
 if TYPE_CHECKING:
     from printkit.backends import Format, Written
@@ -190,6 +191,6 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
     paths, pages = written.paths, len(document.pages)
     where = shorten(str(paths[0]) if len(paths) == 1 else f"{paths[0]} ... {paths[-1].name}", PATH_SHOWN)
     gone = len(written.removed)
-    removed = f"; removed {gone} page{'s' if gone != 1 else ''} of an earlier pack" if gone else ""
-    click.echo(f"Wrote {where} ({pages} page{'s' if pages != 1 else ''}, {chosen.upper()}, "
+    removed = f"; removed {plural(gone, 'page')} of an earlier pack" if gone else ""
+    click.echo(f"Wrote {where} ({plural(pages, 'page')}, {chosen.upper()}, "
                f"{PAPER_NAMES[paper.lower()]}){removed}")

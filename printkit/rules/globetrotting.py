@@ -31,7 +31,7 @@ def pick_winners(scores: Sequence[PlayerScore], airfare: Mapping[str, int]) -> t
 
 
 def score_game(game: Globetrotting, players: Sequence[GlobePlayer]) -> GameScore:
-    """Score a 2-4 player game and name the winner(s)."""
+    """Score every player and name the winner(s)."""
     first: dict[str, int] = {}
     for p in players:
         for obj, turn in p.objectives.items():
