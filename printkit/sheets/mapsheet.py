@@ -43,7 +43,7 @@ from printkit.model.maps import City, GameMap
 from printkit.sheets.citytags import ICON_SIZES, Tag, TagPlacer
 from printkit.sheets.citytags import LEADER as LEADER  # the tags' leader lines (tests look for them)
 from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, dumps, loads
-from printkit.sheets.displacement import CITY_R, displaced
+from printkit.sheets.displacement import CITY_R, Points, displaced
 from printkit.sheets.layoutcheck import check, describe
 from printkit.sheets.mapsections import CAPTION
 from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan, stretched
@@ -64,7 +64,7 @@ REGION_INK = CAPTION
 """Region names (and inset captions): dark grey (about 11:1 on white), quieter than the black city names."""
 ROOMIER = ((0.6, SECTION_W), (0.8, SECTION_W), (1.0, SECTION_W), (0.8, 220.0), (1.0, 220.0), (1.0, 208.0))
 """(How small the map may get, how wide the right-hand section columns are), tried in turn
-until every city tag fits on the map."""
+until every city tag fits on the map and its cities and routes pass the layout check."""
 PAPERS = {"a4": "A4", "letter": "Letter"}
 NAME_LIFT = 1.8
 """How far (points) a printed name sits above the write-in line's baseline, so g, j, p, y clear the rule."""
@@ -77,8 +77,6 @@ REGION_REACH = 80.0
 REGION_APART = 12.0
 """Least distance (points) between two region names."""
 INSET_FRAME = Style(stroke=GREY, fill=PAPER_WHITE, width=0.6)
-Points = dict[str, tuple[float, float]]
-"""Each city's point on the sheet, by city id."""
 
 
 class NoRoom(LayoutError):
