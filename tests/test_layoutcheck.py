@@ -12,11 +12,17 @@ from printkit.loading.maps import bundled_maps, load_map
 from printkit.sheets import layoutcheck as lc
 from printkit.sheets import mapsheet
 from printkit.sheets.fields import CityField, Fields, RouteField
+from printkit.sheets.stretch import exclusive_stretch
 
 DATA = Path(__file__).parent / "data" / "maps"
 CROWDED = DATA / "crowded.toml"
-CROWDED_MESSAGE = (f"Error: {CROWDED}: map sheet: no room for the tag of Perth among Reykjavík, Łódź, "
-                   "Fish & \"Chips\" <Bay>, São Paulo, Cairo; move these cities apart or leave one out\n")
+CROWDED_MESSAGE = (f"Error: {CROWDED}: map sheet: no room for the tag of Fish & \"Chips\" <Bay> among Reykjavík, "
+                   "Cairo, Perth; move these cities apart or leave one out\n")
+INLINE = DATA / "inline.toml"
+INLINE_MESSAGE = "".join(
+    f"Error: {INLINE}: map sheet (A4): {who}: route keeps 0.0 pt of line to itself (10 pt past its circles, "
+    "6 pt from other routes and circles; need 12); move the cities apart or drop the route\n"
+    for who in ("Łódź and Reykjavík", "Fish & \"Chips\" <Bay> and Łódź", "Fish & \"Chips\" <Bay> and Reykjavík"))
 NAMES = {"a": "Ayr", "b": "Bree", "c": "Cork"}
 
 
@@ -42,11 +48,29 @@ def test_every_bundled_map_sheet_passes(map_id: str, paper: str) -> None:
     # the thresholds hold with room to spare nowhere needed: measure them directly too
     for r in f.routes:
         assert lc.visible_length(r, f) >= lc.ROUTE_VISIBLE
+        assert exclusive_stretch(r, f) >= lc.ROUTE_STRETCH  # room to draw it and to read it (issue 12)
 
 
 def test_a_clear_sheet_has_no_problems() -> None:
-    f = fields(city("a", 100, 100), city("b", 100, 140), routes=(RouteField("a", "b", ((100, 100), (100, 140))),))
+    f = fields(city("a", 100, 100), city("b", 100, 150), routes=(RouteField("a", "b", ((100, 100), (100, 150))),))
     assert described(f) == []
+
+
+def test_a_route_without_12_pt_to_itself_is_named() -> None:
+    # 40 pt between the centres: 40 - 2 x (4.6 + 10) = 10.8 pt of line clear of both ends
+    f = fields(city("a", 100, 100), city("b", 100, 140), routes=(RouteField("a", "b", ((100, 100), (100, 140))),))
+    assert described(f) == ["Ayr and Bree: route keeps 10.8 pt of line to itself (10 pt past its circles, 6 pt from "
+                            "other routes and circles; need 12); move the cities apart or drop the route"]
+
+
+def test_render_refuses_a_map_whose_routes_run_along_each_other(runner: CliRunner, tmp_path: Path) -> None:
+    target = tmp_path / "i.pdf"
+    result = runner.invoke(cli, ["render", "map", str(INLINE), "-o", str(target)])
+    assert result.exit_code == 1
+    assert result.stderr == INLINE_MESSAGE
+    assert not target.exists()
+    check = runner.invoke(cli, ["maps", "validate", str(INLINE)])
+    assert (check.exit_code, check.stderr) == (1, INLINE_MESSAGE)  # the same on Letter: told once
 
 
 def test_circles_closer_than_3_pt_are_named() -> None:

@@ -31,12 +31,17 @@ LEADER_FROM = 4.0
 """A tag further than this from its circle gets a leader line."""
 ROUTE_END = 6.0
 """How much of a route next to another city a tag must leave uncovered."""
-STEPS: tuple[tuple[bool, float], ...] = (
-    (True, 0.0), (True, 1.5), (True, 3.0), (False, 0.0), (False, 1.5), (True, 5.0), (False, 3.0),
-    (True, 8.0), (False, 5.0), (True, 12.0), (False, 8.0), (False, 12.0), (True, 17.0), (False, 17.0),
-    (False, 23.0), (False, 30.0),
+CLEAR, OWN, ANY = 2, 1, 0
+"""Which route lines a tag keeps off: all of them, its own city's (past ``OWN_FREE``), none."""
+OWN_FREE = 12.0
+"""How much (points, past the circle) of its own city's routes a tag keeping off them may still cover."""
+STEPS: tuple[tuple[int, float], ...] = (
+    (CLEAR, 0.0), (CLEAR, 1.5), (CLEAR, 3.0), (OWN, 0.0), (ANY, 0.0), (ANY, 1.5), (CLEAR, 5.0),
+    (ANY, 3.0), (CLEAR, 8.0), (ANY, 5.0), (CLEAR, 12.0), (ANY, 8.0), (ANY, 12.0), (CLEAR, 17.0),
+    (ANY, 17.0), (ANY, 23.0), (ANY, 30.0),
 )
-"""(avoid route lines, extra distance) in the order tried: touching first."""
+"""(which route lines to keep off, extra distance) in the order tried: touching first; near its
+circle a tag keeps off its own city's routes (where a player starts drawing) before it covers one."""
 DIRS = ((1, 0), (-1, 0), (0, -1), (0, 1), (1, -1), (1, 1), (-1, -1), (-1, 1))
 BACK = Style(stroke=None, fill=PAPER_WHITE)
 LEADER = Style(stroke=INK, width=0.5)
@@ -136,6 +141,7 @@ class TagPlacer:
         self.m, self.points, self.r, self.placer = m, points, radius, placer
         self.tags: list[Box] = []
         self.ends: dict[str, list[tuple[Pt, Pt]]] = {c.id: [] for c in m.cities}
+        self.own: dict[str, list[tuple[float, float, float, float, float]]] = {c.id: [] for c in m.cities}
         for route in m.routes:
             for at, to in ((route.a, route.b), (route.b, route.a)):
                 (ax, ay), (bx, by) = points[at], points[to]
@@ -143,8 +149,10 @@ class TagPlacer:
                 ux, uy = (bx - ax) / length, (by - ay) / length
                 far = min(length, radius + ROUTE_END)
                 self.ends[at].append(((ax + ux * radius, ay + uy * radius), (ax + ux * far, ay + uy * far)))
+                free = radius + OWN_FREE
+                self.own[at].append((ax + ux * free, ay + uy * free, bx, by, 0.0))
 
-    def fits(self, c: City, box: Box, soft: bool) -> bool:
+    def fits(self, c: City, box: Box, avoid: int) -> bool:
         """Whether a tag for ``c`` may go in ``box``."""
         own = self.points[c.id]
         if not box.inside(self.placer.area) or _rect_distance(box, own) < self.r + TOUCH - 0.01:
@@ -161,9 +169,10 @@ class TagPlacer:
                 if any(clip_segment(a, b, (box.x, box.y, box.right, box.bottom), strict=True)
                        for a, b in self.ends[o.id]):
                     return False
-        if not soft:
+        if avoid == ANY:
             return True
-        return not any(segment_hits(box, *ln[:4], ln[4]) for ln in self.placer.lines)
+        lines = self.placer.lines if avoid == CLEAR else self.own[c.id]
+        return not any(segment_hits(box, *ln[:4], ln[4]) for ln in lines)
 
     def _own(self, o: Box, own: Pt) -> bool:
         """Whether an obstacle is the city's own circle (which its tag may touch)."""
@@ -174,14 +183,14 @@ class TagPlacer:
         px, py = self.points[c.id]
         icons = tuple(tag_icons(c, self.m))
         weight: FontWeight = "bold" if c.iconic else "regular"
-        for soft, extra in STEPS:
+        for avoid, extra in STEPS:
             d = self.r + TOUCH + extra
             for size in ICON_SIZES:
                 for sx, sy in DIRS:
                     for stacked in ((False, True) if sy == 0 else (True, False)):
                         shape = _Shape(c.name, weight, icons, size, stacked)
                         box = _box_at(px, py, d, sx, sy, *shape.extent())
-                        if self.fits(c, box, soft):
+                        if self.fits(c, box, avoid):
                             self.tags.append(box)
                             name_first = sy < 0 if stacked else sx < 0  # the icons next to the circle
                             items = shape.draw(box, name_first, -sx) + self._leader(px, py, box, extra)

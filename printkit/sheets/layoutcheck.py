@@ -5,6 +5,9 @@ sizes of its texts) and names the cities involved in every problem:
 
 - circles at least ``CIRCLE_GAP`` apart edge to edge;
 - every route at least ``ROUTE_VISIBLE`` long outside all circles and tags;
+- every route's exclusive stretch (:mod:`printkit.sheets.stretch`) at least
+  ``ROUTE_STRETCH`` long: room to draw it and to read it, clear of its ends,
+  other routes and other circles;
 - every tag nearer its own circle than any other;
 - no tag over another city's circle, another tag, or a route's end at another
   city (the first ``ROUTE_END`` points of a route outside that city's circle);
@@ -20,9 +23,12 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 
 from printkit.sheets.fields import CityField, Fields, Pt, Rect4, RouteField
+from printkit.sheets.stretch import CLEARANCE, END_MARGIN, disk_span, exclusive_stretch
 
 CIRCLE_GAP = 3.0
 ROUTE_VISIBLE = 8.0
+ROUTE_STRETCH = 12.0
+"""Least exclusive stretch of a route (points; see :mod:`printkit.sheets.stretch`): room to draw and to read it."""
 ROUTE_END = 6.0
 MIN_TEXT = 7.5
 EPS = 0.01
@@ -46,21 +52,6 @@ def rect_distance(r: Rect4, p: Pt) -> float:
 
 def _overlap(a: Rect4, b: Rect4) -> bool:
     return a[0] < b[2] - EPS and b[0] < a[2] - EPS and a[1] < b[3] - EPS and b[1] < a[3] - EPS
-
-
-def _disk_span(p0: Pt, p1: Pt, c: Pt, r: float) -> tuple[float, float] | None:
-    """The part (t0, t1 in 0..1) of segment p0-p1 inside the disk (c, r)."""
-    dx, dy = p1[0] - p0[0], p1[1] - p0[1]
-    fx, fy = p0[0] - c[0], p0[1] - c[1]
-    a = dx * dx + dy * dy
-    b = 2 * (fx * dx + fy * dy)
-    k = fx * fx + fy * fy - r * r
-    disc = b * b - 4 * a * k
-    if a == 0 or disc <= 0:
-        return None
-    root = math.sqrt(disc)
-    t0, t1 = max(0.0, (-b - root) / (2 * a)), min(1.0, (-b + root) / (2 * a))
-    return (t0, t1) if t1 > t0 else None
 
 
 def _rect_span(p0: Pt, p1: Pt, r: Rect4) -> tuple[float, float] | None:
@@ -92,7 +83,7 @@ def visible_length(route: RouteField, f: Fields) -> float:
     """How much of a route's line lies outside every circle and tag (points)."""
     p0, p1 = route.points[0], route.points[-1]
     length = math.dist(p0, p1)
-    spans = [s for c in f.cities for s in [_disk_span(p0, p1, c.center, c.radius)] if s]
+    spans = [s for c in f.cities for s in [disk_span(p0, p1, c.center, c.radius)] if s]
     spans += [s for c in f.cities for s in [_rect_span(p0, p1, c.tag)] if s]
     return length * (1 - _covered(spans))
 
@@ -129,6 +120,17 @@ def _routes(f: Fields) -> list[Problem]:
     return out
 
 
+def _stretches(f: Fields) -> list[Problem]:
+    out = []
+    for r in f.routes:
+        own = exclusive_stretch(r, f)
+        if own < ROUTE_STRETCH - EPS:
+            out.append(Problem((r.a, r.b), f"route keeps {own:.1f} pt of line to itself ({END_MARGIN:g} pt past its circles, "
+                               f"{CLEARANCE:g} pt from other routes and circles; need {ROUTE_STRETCH:g})",
+                               "move the cities apart or drop the route"))
+    return out
+
+
 def _tags(f: Fields) -> list[Problem]:
     out = []
     for c in f.cities:
@@ -157,7 +159,7 @@ def _tags(f: Fields) -> list[Problem]:
 
 def check(f: Fields, text_sizes: Iterable[tuple[str, float]] = ()) -> list[Problem]:
     """Every problem of the sheet ``f`` (and of its texts, ``(text, size)``), cities first."""
-    out = _circles(f) + _routes(f) + _tags(f)
+    out = _circles(f) + _routes(f) + _stretches(f) + _tags(f)
     for value, size in text_sizes:
         if size < MIN_TEXT - EPS:
             out.append(Problem((), f"text {shown(value)} is {size:.1f} pt (need {MIN_TEXT:g})", "shorten it"))

@@ -43,6 +43,7 @@ from printkit.model.maps import City, GameMap
 from printkit.sheets.citytags import ICON_SIZES, Tag, TagPlacer
 from printkit.sheets.citytags import LEADER as LEADER  # the tags' leader lines (tests look for them)
 from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, dumps, loads
+from printkit.sheets.displacement import CITY_R, Points, displaced
 from printkit.sheets.layoutcheck import check, describe
 from printkit.sheets.mapsections import CAPTION
 from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan, stretched
@@ -51,7 +52,6 @@ from printkit.sheets.wording import explored
 if TYPE_CHECKING:
     from printkit.layout.geo import MapFrame
 
-CITY_R = 4.6
 SIGHTS = ICON_SIZES
 LAND = Style(stroke="#7a7a7a", fill="#f0f0f0", width=0.4)
 """A light land tint: a halftoning printer turns it into sparse dots that no dash is lost in."""
@@ -62,31 +62,21 @@ CASING = Style(stroke=PAPER_WHITE, width=2.8)
 """A white band under each route, so its gaps stay white over the land tint and borders."""
 REGION_INK = CAPTION
 """Region names (and inset captions): dark grey (about 11:1 on white), quieter than the black city names."""
-APART = 2 * CITY_R + 6.0
-"""Least distance between two city centres (room for their circles and tags)."""
-ROUTE_APART = 2 * CITY_R + 15.0
-"""Least distance between two cities a route joins (room to see and draw the route)."""
 ROOMIER = ((0.6, SECTION_W), (0.8, SECTION_W), (1.0, SECTION_W), (0.8, 220.0), (1.0, 220.0), (1.0, 208.0))
 """(How small the map may get, how wide the right-hand section columns are), tried in turn
-until every city tag fits on the map."""
-DISPLACE = 12.0
+until every city tag fits on the map and its cities and routes pass the layout check."""
 PAPERS = {"a4": "A4", "letter": "Letter"}
 NAME_LIFT = 1.8
 """How far (points) a printed name sits above the write-in line's baseline, so g, j, p, y clear the rule."""
 CROWD = 45.0
 """Cities nearer than this (points) crowd each other: they get their tags first."""
-EDGE_ROOM = 22.0
-"""How far (points) a city keeps from the map's frame where it can, so its tag fits beside it."""
-"""How far (points) a crowded city's circle may move from its true place."""
 CITY = Style(stroke=INK, fill=PAPER_WHITE, width=1.2)
 FRAME = Style(stroke=INK, width=0.8)
-REGION_REACH = 64.0
+REGION_REACH = 80.0
 """How far (points) a region's name may move from its cities' centroid to stay clear of routes."""
 REGION_APART = 12.0
 """Least distance (points) between two region names."""
 INSET_FRAME = Style(stroke=GREY, fill=PAPER_WHITE, width=0.6)
-Points = dict[str, tuple[float, float]]
-"""Each city's point on the sheet, by city id."""
 
 
 class NoRoom(LayoutError):
@@ -117,23 +107,6 @@ def _sections(m: GameMap, p: Plan) -> tuple[list[Item], list[BoxField]]:
     return items, boxes
 
 
-def _displaced(m: GameMap, frame: MapFrame) -> Points:
-    """Each city's point, moved apart (at most ``DISPLACE``) where cities crowd."""
-    from printkit.layout.geo import displace
-
-    points: Points = {c.id: frame.point(c.lat, c.lon) for c in m.cities}
-    linked = {(r.a, r.b) for r in m.routes} | {(r.b, r.a) for r in m.routes}
-    gaps: dict[tuple[str, str], float] = {}
-    for i, a in enumerate(m.cities):
-        for b in m.cities[i + 1:]:
-            need = ROUTE_APART if (a.id, b.id) in linked else APART
-            if math.dist(points[a.id], points[b.id]) < need:
-                gaps[(a.id, b.id)] = need
-    e = EDGE_ROOM - MAP_PAD
-    x0, y0, x1, y1 = frame.box
-    return displace(points, gaps, DISPLACE, (x0 + e, y0 + e, x1 - e, y1 - e))
-
-
 def _map_items(m: GameMap, box: Box) -> tuple[list[Item], list[CityField], list[RouteField]]:
     """Land, routes, cities and their tags inside ``box``, and where its cities and routes are."""
     from printkit.layout.geo import MapFrame
@@ -149,7 +122,7 @@ def _map_items(m: GameMap, box: Box) -> tuple[list[Item], list[CityField], list[
         items.append(borders)
     placer = LabelPlacer(box.grow(-2), gap=1.2)
     items += _insets(frame, placer)
-    points = _displaced(m, frame)
+    points = displaced(m, frame)
     for r in m.routes:
         (x1, y1), (x2, y2) = points[r.a], points[r.b]
         items += [Line(x1, y1, x2, y2, CASING), Line(x1, y1, x2, y2, ROUTE)]
@@ -262,15 +235,21 @@ def _insets(frame: MapFrame, placer: LabelPlacer) -> list[Item]:
 def _planned_map(
     m: GameMap, x: float, top: float, w: float, h: float
 ) -> tuple[Plan, tuple[list[Item], list[CityField], list[RouteField]]]:
-    """The sheet's plan and its map; a map too small for its city tags is tried larger."""
+    """The sheet's plan and its map; a map too small for its city tags, or too crowded to read, is tried larger."""
+    first: tuple[Plan, tuple[list[Item], list[CityField], list[RouteField]]] | None = None
     for least, section_w in ROOMIER:
         p = plan(m, x, top, w, h, lambda kw: _key(0, 0, kw, m)[1] + 4, least, section_w)
         try:
-            return p, _map_items(m, p.map_box)
+            drawn = _map_items(m, p.map_box)
         except NoRoom:
-            if (least, section_w) == ROOMIER[-1]:
+            if first is None and (least, section_w) == ROOMIER[-1]:
                 raise
-    raise AssertionError("unreachable")
+            continue
+        if not check(Fields("map", m.id, "", 0.0, 0.0, tuple(drawn[1]), tuple(drawn[2]))):
+            return p, drawn
+        first = first or (p, drawn)
+    assert first is not None  # the last try either raised or was kept
+    return first  # no size reads clearly: the layout check names what is wrong with the first that draws
 
 
 class Composed(NamedTuple):
