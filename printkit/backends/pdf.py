@@ -38,6 +38,7 @@ from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 
 from printkit.layout import fonts  # noqa: E402
 from printkit.layout.primitives import (  # noqa: E402
+    Cells,
     Circle,
     Document,
     FontWeight,
@@ -154,6 +155,8 @@ class _Painter:
             c.restoreState()
         elif isinstance(item, UseForm):
             c.doForm(_form_id(item.name))
+        elif isinstance(item, Cells):
+            self.draw(item.rects())  # the same rectangles as the cells drawn one by one
         else:  # pragma: no cover - the Item union is closed
             raise TypeError(f"cannot draw {type(item).__name__}")
 

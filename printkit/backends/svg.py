@@ -24,6 +24,7 @@ import svgwrite
 
 from printkit.layout import fonts
 from printkit.layout.primitives import (
+    Cells,
     FontWeight,
     Circle,
     Document,
@@ -40,6 +41,7 @@ from printkit.layout.primitives import (
 )
 
 _PLACEHOLDER = "printkit-shared-"  # a <g id> in <defs> replaced by a shared part's XML
+_CELLS = "printkit-cells-"  # a <g id> on a page replaced by a Cells grid's rectangles
 _INK = "#000000"  # in a symbol, black means "the icon's colour" (inherited from <use>)
 
 
@@ -81,6 +83,31 @@ def _style_attrs(style: Style, *, ink: bool = False) -> dict[str, str]:
     if style.opacity != 1.0:
         attrs["opacity"] = _n(style.opacity)
     return attrs
+
+
+def _escape(value: str) -> str:
+    """An attribute value escaped as ElementTree escapes it."""
+    for raw, entity in (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"), ('"', "&quot;"),
+                        ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;")):  # fmt: skip
+        value = value.replace(raw, entity)
+    return value
+
+
+def cells_xml(item: Cells) -> str:
+    """A grid's black runs as ``<rect>`` elements, the bytes svgwrite writes for them (without building them)."""
+    style = {key.replace("_", "-"): value for key, value in _style_attrs(item.style).items()}
+    parts: list[str] = []
+    for r in item.rects():
+        attrs = {**style, "x": _n(r.x), "y": _n(r.y), "width": _n(r.w), "height": _n(r.h)}
+        parts.append("<rect " + " ".join(f'{k}="{_escape(v)}"' for k, v in sorted(attrs.items()) if v) + " />")
+    return "".join(parts)
+
+
+def _fill(text: str, placeholder: str, parts: list[str]) -> str:
+    """``text`` with the n-th ``<g id="<placeholder>n" />`` replaced by ``parts[n]``."""
+    for n, xml in enumerate(parts):
+        text = text.replace(f'<g id="{placeholder}{n}" />', xml, 1)
+    return text
 
 
 class _Builder:
@@ -134,7 +161,8 @@ class _Builder:
     def form(self, form: Form) -> Any:
         group = self.dwg.g(id=_ident("form-", form.name))
         for item in form.items:
-            group.add(self.element(item))
+            for one in item.rects() if isinstance(item, Cells) else (item,):
+                group.add(self.element(one))
         return group
 
 
@@ -267,13 +295,16 @@ class SvgPack:
         for n in range(len(shared)):
             dwg.defs.add(dwg.g(id=f"{_PLACEHOLDER}{n}"))
         dwg.add(dwg.rect((0, 0), ("100%", "100%"), fill="#ffffff"))
+        cells: list[str] = []
         for item in page.items:
-            dwg.add(b.element(item))
+            if isinstance(item, Cells):
+                dwg.add(dwg.g(id=f"{_CELLS}{len(cells)}"))
+                cells.append(cells_xml(item))
+            else:
+                dwg.add(b.element(item))
         out = io.StringIO()
         dwg.write(out, pretty=False)
-        text = out.getvalue()
-        for n, xml in enumerate(shared):
-            text = text.replace(f'<g id="{_PLACEHOLDER}{n}" />', xml, 1)
+        text = _fill(_fill(out.getvalue(), _PLACEHOLDER, shared), _CELLS, cells)
         return (text + "\n").encode("utf-8")
 
 

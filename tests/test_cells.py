@@ -1,0 +1,71 @@
+"""Cells grids (QR codes, markers): one small object per grid, drawn as the same rectangles in every format."""
+
+from __future__ import annotations
+
+import random
+
+import svgwrite
+
+from printkit.backends.pdf import render_pdf
+from printkit.backends.svg import cells_xml
+from printkit.layout import marks, qrmask
+from printkit.layout.marks import sheet_payload
+from printkit.layout.primitives import Cells, Document, Page, Rect, Style
+
+INK = Style(stroke=None, fill="#000000")
+
+
+def test_each_rows_black_runs_are_one_rectangle_reaching_a_hair_into_the_next_row() -> None:
+    grid = Cells(10.0, 20.0, 2.0, 4, bytes([1, 1, 0, 1,
+                                            0, 0, 0, 0,
+                                            0, 1, 1, 1]), INK)  # fmt: skip
+    assert list(grid.rects()) == [
+        Rect(10.0, 20.0, 4.0, 2.04, INK), Rect(16.0, 20.0, 2.0, 2.04, INK),
+        Rect(12.0, 24.0, 6.0, 2.0, INK),  # the bottom row ends at the grid's edge
+    ]  # fmt: skip
+
+
+def test_svg_writes_a_grid_as_svgwrite_writes_its_rectangles() -> None:
+    grid = Cells(508.583, 56.6251, 1.38, 5, bytes([1, 0, 1, 1, 0] * 3), Style(stroke="#112233", fill="#000000", width=0.5))
+    dwg = svgwrite.Drawing(profile="full", debug=False)
+    expected = "".join(
+        dwg.rect((f"{r.x:.2f}".rstrip("0").rstrip("."), f"{r.y:.2f}".rstrip("0").rstrip(".")),
+                 (f"{r.w:.2f}".rstrip("0").rstrip("."), f"{r.h:.2f}".rstrip("0").rstrip(".")),
+                 stroke="#112233", stroke_width="0.5", fill="#000000").tostring()
+        for r in grid.rects())  # fmt: skip
+    assert cells_xml(grid) == expected
+    assert expected.count("<rect ") == 6
+
+
+def test_pdf_draws_a_grid_byte_for_byte_as_its_rectangles() -> None:
+    grid = Cells(30.0, 40.0, 1.5, 6, bytes([1, 1, 1, 0, 1, 1] * 6), INK)
+    as_grid = Document(200, 200, (Page((grid,)),))
+    as_rects = Document(200, 200, (Page(tuple(grid.rects())),))
+    assert render_pdf(as_grid) == render_pdf(as_rects)
+
+
+def _payloads() -> list[str]:
+    rng = random.Random(14)
+    names = ["".join(rng.choice("abcXYZ é|ß漢 -") for _ in range(rng.randint(0, 90))) for _ in range(40)]
+    return [sheet_payload("world", "a4", "1.abc", k + 1, name) for k, name in enumerate(names)]
+
+
+def test_every_masks_penalty_is_segnos() -> None:
+    encoder = marks._qr_encoder()
+    for payload in _payloads()[:12]:
+        width = len(marks.qr_matrix(payload))
+        plain = encoder.encode(payload, "l", micro=False, boost_error=True, mask=0)
+        unmasked = [bytearray(r) for r in plain.matrix]  # any matrix of 0/1 modules will do
+        for xor in qrmask.mask_rows(encoder, width):
+            rows = [(int.from_bytes(r, "big") ^ x).to_bytes(width, "big") for r, x in zip(unmasked, xor)]
+            assert qrmask.penalty(rows, width) == sum(encoder.mask_scores([bytearray(r) for r in rows], width, width))
+
+
+def test_a_qr_code_has_the_modules_segno_gives_it() -> None:
+    encoder = marks._qr_encoder()
+    sizes = set()
+    for payload in _payloads():
+        segnos = [[bool(v) for v in row] for row in encoder.encode(payload, "l", micro=False, boost_error=True).matrix]
+        assert marks.qr_matrix(payload) == segnos
+        sizes.add(len(segnos))
+    assert len(sizes) >= 4  # several versions: the masks hold for each code size
