@@ -2,15 +2,18 @@
 
 from __future__ import annotations
 
+import io
 import random
 
 import svgwrite
 
 from printkit.backends.pdf import render_pdf
+from printkit.backends import svg
 from printkit.backends.svg import cells_xml
-from printkit.layout import marks, qrmask
+from printkit.layout import fonts, marks, qrmask
+from printkit.layout.boxes import flatten
 from printkit.layout.marks import sheet_payload
-from printkit.layout.primitives import Cells, Document, Page, Rect, Style
+from printkit.layout.primitives import Cells, Document, Form, Icon, Page, Path, Rect, Style, Symbol, Text, UseForm
 
 INK = Style(stroke=None, fill="#000000")
 
@@ -55,10 +58,11 @@ def test_every_masks_penalty_is_segnos() -> None:
     for payload in _payloads()[:12]:
         width = len(marks.qr_matrix(payload))
         plain = encoder.encode(payload, "l", micro=False, boost_error=True, mask=0)
-        unmasked = [bytearray(r) for r in plain.matrix]  # any matrix of 0/1 modules will do
-        for xor in qrmask.mask_rows(encoder, width):
-            rows = [(int.from_bytes(r, "big") ^ x).to_bytes(width, "big") for r, x in zip(unmasked, xor)]
-            assert qrmask.penalty(rows, width) == sum(encoder.mask_scores([bytearray(r) for r in rows], width, width))
+        unmasked = int.from_bytes(b"".join(plain.matrix), "big")  # any matrix of 0/1 modules will do
+        for xor in qrmask.mask_xors(encoder, width):
+            modules = (unmasked ^ xor).to_bytes(width * width, "big")
+            rows = [bytearray(modules[i : i + width]) for i in range(0, width * width, width)]
+            assert qrmask.penalty(modules, width) == sum(encoder.mask_scores(rows, width, width))
 
 
 def test_a_qr_code_has_the_modules_segno_gives_it() -> None:
@@ -69,3 +73,37 @@ def test_a_qr_code_has_the_modules_segno_gives_it() -> None:
         assert marks.qr_matrix(payload) == segnos
         sizes.add(len(segnos))
     assert len(sizes) >= 4  # several versions: the masks hold for each code size
+
+
+def _whole(doc: Document, index: int) -> bytes:
+    """Page ``index`` built whole with svgwrite (every element in one drawing), the way SVG pages were first made."""
+    page = doc.pages[index]
+    w, h = svg._n(doc.width), svg._n(doc.height)
+    dwg = svgwrite.Drawing(size=(f"{w}pt", f"{h}pt"), viewBox=f"0 0 {w} {h}", profile="full", debug=False)
+    dwg.attribs["font-family"] = fonts.FAMILY
+    dwg.attribs["xml:space"] = "preserve"
+    dwg.set_desc(title=f"{doc.title} - {page.label}")
+    b = svg._Builder(dwg)
+    texts = [i for i in flatten(page.items, doc.forms) if isinstance(i, Text)]
+    dwg.defs.add(dwg.style(svg.font_css(texts)))
+    for sym in doc.symbols:
+        dwg.defs.add(b.symbol(sym))
+    for form in doc.forms:
+        dwg.defs.add(b.form(form))
+    dwg.add(dwg.rect((0, 0), ("100%", "100%"), fill="#ffffff"))
+    for item in page.items:
+        for one in item.rects() if isinstance(item, Cells) else (item,):
+            dwg.add(b.element(one))
+    out = io.StringIO()
+    dwg.write(out, pretty=False)
+    return (out.getvalue() + "\n").encode("utf-8")
+
+
+def test_a_page_of_an_svg_pack_is_the_page_svgwrite_writes_whole() -> None:
+    star = Symbol("star", (Path((("M", 0.5, 0.0), ("L", 1.0, 1.0), ("L", 0.0, 1.0), ("Z",)), INK),))
+    form = Form("sheet", (Rect(40, 40, 200, 100), Text(60, 80, "Łódź", 12, "bold"), Icon("star", 300, 100, 20)))
+    grid = Cells(400.0, 30.0, 1.5, 3, bytes([1, 0, 1, 1, 1, 0]), INK)
+    pages = tuple(Page((UseForm("sheet"), Text(60, 700, name, 12), grid), name) for name in ('A & <b>"', "Zoë"))
+    doc = Document(595.28, 841.89, pages, (form,), (star,), "Sheet & <co>")
+    pack = svg.SvgPack(doc)
+    assert [pack.page(k) for k in (0, 1, 0)] == [_whole(doc, k) for k in (0, 1, 0)]

@@ -41,7 +41,7 @@ def qr_matrix(payload: str) -> list[list[bool]]:
     The smallest code that holds it (error level L, raised where that costs no
     size): bigger modules survive blur better than more redundancy does. While
     it encodes, segno picks its mask with :func:`printkit.layout.qrmask.best_mask`
-    (the same mask, 1.4 instead of 3.8 ms a code).
+    (the same mask; a code takes 0.5 instead of 3.8 ms).
     """
     encoder = _qr_encoder()
     segnos = encoder.find_and_apply_best_mask

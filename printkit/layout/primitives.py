@@ -122,8 +122,8 @@ class Cells:
     black: bytes
     style: Style = Style(stroke=None, fill="#000000")
 
-    def rects(self) -> Iterator[Rect]:
-        """The black cells as rectangles, each row's runs merged into one, top row first.
+    def runs(self) -> Iterator[tuple[float, float, float, float]]:
+        """(x, y, w, h) of the black cells, each row's runs merged into one, top row first.
 
         A run reaches a hair (2%) into the row below, so no white seam shows
         between rows at any zoom; the bottom row does not.
@@ -137,8 +137,13 @@ class Cells:
             while (c := row.find(1, c)) >= 0:
                 end = row.find(0, c)
                 end = n if end < 0 else end
-                yield Rect(self.x + c * cell, y, (end - c) * cell, h, self.style)
+                yield self.x + c * cell, y, (end - c) * cell, h
                 c = end
+
+    def rects(self) -> Iterator[Rect]:
+        """The runs (:meth:`runs`) as rectangles."""
+        for x, y, w, h in self.runs():
+            yield Rect(x, y, w, h, self.style)
 
 
 @dataclass(frozen=True)
