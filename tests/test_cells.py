@@ -5,6 +5,7 @@ from __future__ import annotations
 import io
 import random
 
+import pytest
 import svgwrite
 
 from printkit.backends.pdf import render_pdf
@@ -41,10 +42,14 @@ def test_svg_writes_a_grid_as_svgwrite_writes_its_rectangles() -> None:
 
 
 def test_pdf_draws_a_grid_byte_for_byte_as_its_rectangles() -> None:
-    grid = Cells(30.0, 40.0, 1.5, 6, bytes([1, 1, 1, 0, 1, 1] * 6), INK)
-    as_grid = Document(200, 200, (Page((grid,)),))
-    as_rects = Document(200, 200, (Page(tuple(grid.rects())),))
-    assert render_pdf(as_grid) == render_pdf(as_rects)
+    grids = (Cells(30.0, 40.0, 1.5, 6, bytes([1, 1, 1, 0, 1, 1] * 6), INK),
+             Cells(80.0, 40.3, 1.37, 5, bytes([0, 1, 0, 1, 1, 1, 0, 0, 0, 1]), Style(stroke="#123456", fill="#ff0000",
+                                                                                    width=0.3, dash=(1, 1), opacity=0.5)),
+             Cells(9.0, 9.0, 1.0, 2, bytes(4), INK))  # fmt: skip
+    for grid in grids:
+        as_grid = Document(200, 200, (Page((Rect(1, 2, 3, 4), grid, Rect(5, 6, 7, 8))),))
+        as_rects = Document(200, 200, (Page((Rect(1, 2, 3, 4), *grid.rects(), Rect(5, 6, 7, 8))),))
+        assert render_pdf(as_grid) == render_pdf(as_rects)
 
 
 def _payloads() -> list[str]:
@@ -107,3 +112,15 @@ def test_a_page_of_an_svg_pack_is_the_page_svgwrite_writes_whole() -> None:
     doc = Document(595.28, 841.89, pages, (form,), (star,), "Sheet & <co>")
     pack = svg.SvgPack(doc)
     assert [pack.page(k) for k in (0, 1, 0)] == [_whole(doc, k) for k in (0, 1, 0)]
+
+
+def test_pdf_draws_each_run_as_a_rect_when_reportlab_writes_other_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reportlab.pdfgen.canvas import Canvas
+
+    def rect(self: Canvas, x: float, y: float, width: float, height: float, stroke: int = 1, fill: int = 0) -> None:
+        self._code.append(f"{x:.3f} {y:.3f} {width:.3f} {height:.3f} re f")  # no leading "n "
+
+    monkeypatch.setattr(Canvas, "rect", rect)
+    grid = Cells(30.0, 40.0, 1.5, 4, bytes([1, 0, 1, 1] * 3), INK)
+    as_grid = render_pdf(Document(200, 200, (Page((grid,)),)))
+    assert as_grid == render_pdf(Document(200, 200, (Page(tuple(grid.rects())),)))
