@@ -35,7 +35,7 @@ def edges(route: list[str]) -> set[frozenset[str]]:
 @pytest.mark.parametrize("marker_id", range(8))
 def test_a_drawn_marker_is_opencvs_marker(marker_id: int) -> None:
     image = np.full((120, 120), 255, np.uint8)
-    for item in aruco_marker(marker_id, 30, 30, 60):
+    for item in aruco_marker(marker_id, 30, 30, 60).rects():
         assert isinstance(item, Rect)
         image[round(item.y):round(item.y + item.h), round(item.x):round(item.x + item.w)] = 0
     detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50))

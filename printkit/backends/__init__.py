@@ -87,10 +87,9 @@ def render_each(document: Document, fmt: Format, progress: Progress | None = Non
         yield render_pdf(document, progress)
         return
     if fmt == "png":
-        from printkit.backends.pdf import render_pdf
-        from printkit.backends.png import png_pages
+        from printkit.backends.png import pack_pngs
 
-        yield from png_pages(render_pdf(document, progress), progress=progress)
+        yield from pack_pngs(document, progress=progress)
         return
     from printkit.backends.svg import SvgPack
 

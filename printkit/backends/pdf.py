@@ -38,6 +38,7 @@ from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 
 from printkit.layout import fonts  # noqa: E402
 from printkit.layout.primitives import (  # noqa: E402
+    Cells,
     Circle,
     Document,
     FontWeight,
@@ -154,6 +155,8 @@ class _Painter:
             c.restoreState()
         elif isinstance(item, UseForm):
             c.doForm(_form_id(item.name))
+        elif isinstance(item, Cells):
+            _draw_cells(self, item)
         else:  # pragma: no cover - the Item union is closed
             raise TypeError(f"cannot draw {type(item).__name__}")
 
@@ -185,6 +188,33 @@ class _Painter:
             # line widths of symbols are in unit-box units
             self.path(path, flip=False, ink=_INK)
             self.c.restoreState()
+
+
+def _draw_cells(painter: _Painter, item: Cells) -> None:
+    """A grid's runs as Rects draw them, byte for byte: the first drawn as a Rect, its code repeated for the rest.
+
+    Each run is ``q``, the style's operators, ``n x y w h re f``, ``Q``: written
+    straight into the page without reportlab's colour parsing and state stack per
+    run (a QR code has about 250 runs).
+    """
+    from reportlab.lib.rl_accel import fp_str
+
+    code: list[str] = painter.c._code
+    runs = item.runs()
+    first = next(runs, None)
+    if first is None:
+        return
+    start = len(code)
+    painter.item(Rect(*first, item.style))
+    drawn = code[start:]
+    if len(drawn) < 3 or drawn[-1] != "Q" or not drawn[-2].startswith("n ") or " re " not in drawn[-2]:
+        painter.draw(Rect(*run, item.style) for run in runs)  # not the code expected: draw each as a Rect
+        return
+    head, op = drawn[:-2], drawn[-2].rsplit(" re ", 1)[1]
+    for x, y, w, h in runs:
+        code.extend(head)
+        code.append(f"n {fp_str(x, painter.y(y + h), w, h)} re {op}")
+        code.append("Q")
 
 
 FIELD_TEXT = 11.0

@@ -12,9 +12,10 @@ import math
 import struct
 import zlib
 from collections.abc import Callable, Iterator
+from dataclasses import replace
 from typing import Any, BinaryIO
 
-from printkit.layout.primitives import Document
+from printkit.layout.primitives import Document, Page, UseForm
 
 DEFAULT_DPI = 150
 _BYTES_PER_PIXEL = {1: 1, 2: 3}  # pdfium's Gray and BGR formats; the others have 4
@@ -85,32 +86,56 @@ def rasterise(
 
 
 class _Buffers:
-    """Two pixel buffers taken in turn: a page is drawn into one while the other is still being encoded."""
+    """Pixel buffers taken in turn (allocated when first needed): with two, a page is drawn into one
+    while the other is still being encoded."""
 
-    def __init__(self) -> None:
+    def __init__(self, count: int) -> None:
+        self.count = count
         self.buffers: list[Any] = []
-        self.turn = 0
+        self.size = 0
+        self.turn = -1
 
     def bitmap(self, width: int, height: int, format: int, rev_byteorder: bool) -> Any:
         """A pdfium bitmap over the next buffer (pypdfium2's ``bitmap_maker``)."""
         import pypdfium2 as pdfium
 
         size = width * height * _BYTES_PER_PIXEL.get(format, 4)
-        if len(self.buffers) < 2 or len(self.buffers[0]) != size:
-            self.buffers = [(ctypes.c_ubyte * size)(), (ctypes.c_ubyte * size)()]
-        self.turn = 1 - self.turn
+        if size != self.size:
+            self.buffers, self.size = [], size
+        self.turn = (self.turn + 1) % self.count
+        if self.turn == len(self.buffers):
+            self.buffers.append((ctypes.c_ubyte * size)())
         return pdfium.PdfBitmap.new_native(width, height, format, rev_byteorder, buffer=self.buffers[self.turn])
 
 
-def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None) -> Iterator[bytes]:
+def _draw(page: Any, dpi: int, buffers: _Buffers, ground: Any | None) -> Any:
+    """Page drawn into the next buffer: on white, or over a copy of ``ground`` (a pdfium bitmap of the page's size)."""
+    if ground is None:
+        return page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255),
+                           bitmap_maker=buffers.bitmap)  # fmt: skip
+    import pypdfium2.raw as pdfium_c
+
+    bitmap = buffers.bitmap(ground.width, ground.height, ground.format, True)
+    ctypes.memmove(bitmap.buffer, ground.buffer, ground.stride * ground.height)
+    # as page.render draws (annotations on, RGB order), only without painting the bitmap white first
+    pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, ground.width, ground.height, 0,
+                                   pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER)  # fmt: skip
+    return bitmap
+
+
+def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None,
+              ground: Any | None = None) -> Iterator[bytes]:  # fmt: skip
     """Every page of a PDF as PNG bytes at ``dpi``, one at a time; ``progress(1)`` after each page.
 
-    Page n is encoded (zlib, which lets other threads run) while page n+1 is drawn.
+    Page n is encoded (zlib, which lets other threads run) while page n+1 is
+    drawn. Given a ``ground`` bitmap, each page is drawn over a copy of it and
+    encoded before the next is drawn (one buffer beside the ground, not two:
+    drawing over a copy is quick, and memory stays low).
     """
     import pypdfium2 as pdfium
     from concurrent.futures import Future, ThreadPoolExecutor
 
-    buffers = _Buffers()
+    buffers = _Buffers(2 if ground is None else 1)
     pdf = pdfium.PdfDocument(pdf_bytes)
     encoding: tuple[Future[bytes], Any, Any] | None = None  # the page being encoded, its bitmap and page
 
@@ -128,17 +153,68 @@ def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int]
         with ThreadPoolExecutor(max_workers=1) as encoder:
             for index in range(len(pdf)):
                 page = pdf[index]
-                bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255),
-                                     bitmap_maker=buffers.bitmap)  # fmt: skip
+                bitmap = _draw(page, dpi, buffers, ground)
                 width, height = (min(pixels(pt, dpi), px) for pt, px in zip(page.get_size(), (bitmap.width, bitmap.height)))
                 future = encoder.submit(encode_png, memoryview(bitmap.buffer), width, height, bitmap.stride, dpi)
                 if encoding is not None:
                     yield finished()
                 encoding = (future, bitmap, page)
+                if buffers.count == 1:
+                    yield finished()
+                    encoding = None
             if encoding is not None:
                 yield finished()
     finally:
         pdf.close()
+
+
+def split_ground(document: Document) -> tuple[Document, Document] | None:
+    """(the form every page starts with, alone on one page; the pages without it), or None if they share none.
+
+    The ground is drawn once; the other forms stay in the second document only
+    if its pages place any of them.
+    """
+    firsts = {p.items[0] if p.items else None for p in document.pages}
+    if len(document.pages) < 2 or len(firsts) != 1:
+        return None
+    (first,) = firsts
+    if not isinstance(first, UseForm):
+        return None
+    ground = replace(document, pages=(Page((first,)),))
+    pages = tuple(replace(p, items=p.items[1:]) for p in document.pages)
+    placed = any(isinstance(i, UseForm) for p in pages for i in p.items)
+    return ground, replace(document, pages=pages, forms=document.forms if placed else ())
+
+
+PDF_PAGES = 32
+"""Pages of a pack drawn into one PDF at a time, so a big pack's PDF is never held whole."""
+
+
+def pack_pngs(document: Document, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None) -> Iterator[bytes]:
+    """Every page as PNG bytes, one at a time; ``progress(1)`` after each page is drawn and after each is encoded.
+
+    What every page shares (the form each starts with) is rasterised once and
+    each page drawn over a copy of it: the same pixels as drawing it whole.
+    """
+    import pypdfium2 as pdfium
+
+    from printkit.backends.pdf import render_pdf
+
+    split = split_ground(document)
+    ground, pages = (None, document) if split is None else (split[0], split[1])
+    bitmap, pdf = None, None
+    try:
+        if ground is not None:
+            pdf = pdfium.PdfDocument(render_pdf(ground))
+            bitmap = pdf[0].render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255))
+        for start in range(0, len(pages.pages), PDF_PAGES):
+            chunk = replace(pages, pages=pages.pages[start : start + PDF_PAGES])
+            yield from png_pages(render_pdf(chunk, progress), dpi, progress, bitmap)
+    finally:
+        if bitmap is not None:
+            bitmap.close()
+        if pdf is not None:
+            pdf.close()
 
 
 def render_png_pages(

@@ -24,6 +24,7 @@ import svgwrite
 
 from printkit.layout import fonts
 from printkit.layout.primitives import (
+    Cells,
     FontWeight,
     Circle,
     Document,
@@ -40,6 +41,8 @@ from printkit.layout.primitives import (
 )
 
 _PLACEHOLDER = "printkit-shared-"  # a <g id> in <defs> replaced by a shared part's XML
+_BODY = "printkit-body"  # a <g id> in a page's frame where its items go
+_SLOT = "\ue000"  # marks where a page's title, font rules and items go in its frame (no font has the character)
 _INK = "#000000"  # in a symbol, black means "the icon's colour" (inherited from <use>)
 
 
@@ -81,6 +84,41 @@ def _style_attrs(style: Style, *, ink: bool = False) -> dict[str, str]:
     if style.opacity != 1.0:
         attrs["opacity"] = _n(style.opacity)
     return attrs
+
+
+_TEXT_ENTITIES = (("&", "&amp;"), ("<", "&lt;"), (">", "&gt;"))
+_ATTR_ENTITIES = (*_TEXT_ENTITIES, ('"', "&quot;"), ("\r", "&#13;"), ("\n", "&#10;"), ("\t", "&#09;"))
+
+
+def _escape(value: str, entities: tuple[tuple[str, str], ...] = _ATTR_ENTITIES) -> str:
+    """An attribute value (or with ``_TEXT_ENTITIES``, text) escaped as ElementTree escapes it."""
+    for raw, entity in entities:
+        value = value.replace(raw, entity)
+    return value
+
+
+def cells_xml(item: Cells) -> str:
+    """A grid's black runs as ``<rect>`` elements, the bytes svgwrite writes for them (without building them)."""
+    attrs = {key.replace("_", "-"): _escape(value).replace("{", "{{").replace("}", "}}")
+             for key, value in _style_attrs(item.style).items() if value}  # fmt: skip
+    attrs.update({key: "{" + key + "}" for key in ("x", "y", "width", "height")})
+    template = "<rect " + " ".join(f'{k}="{v}"' for k, v in sorted(attrs.items())) + " />"
+    numbers: dict[float, str] = {}
+
+    def n(value: float) -> str:
+        text = numbers.get(value)
+        if text is None:
+            text = numbers[value] = _n(value)
+        return text
+
+    return "".join(template.format(x=n(x), y=n(y), width=n(w), height=n(h)) for x, y, w, h in item.runs())
+
+
+def _fill(text: str, placeholder: str, parts: list[str]) -> str:
+    """``text`` with the n-th ``<g id="<placeholder>n" />`` replaced by ``parts[n]``."""
+    for n, xml in enumerate(parts):
+        text = text.replace(f'<g id="{placeholder}{n}" />', xml, 1)
+    return text
 
 
 class _Builder:
@@ -134,7 +172,8 @@ class _Builder:
     def form(self, form: Form) -> Any:
         group = self.dwg.g(id=_ident("form-", form.name))
         for item in form.items:
-            group.add(self.element(item))
+            for one in item.rects() if isinstance(item, Cells) else (item,):
+                group.add(self.element(one))
         return group
 
 
@@ -228,6 +267,7 @@ class SvgPack:
         self._dwg = self._drawing()
         self._xml: dict[str, str] = {}  # "form-<name>" / "icon-<name>" -> its serialised <defs> entry
         self._uses: dict[str, _Uses] = {}  # per form: what it and the forms inside it use
+        self._frames: dict[tuple[tuple[str, ...], bool], list[str]] = {}  # see _frame
 
     def _drawing(self) -> svgwrite.Drawing:
         d = self.document
@@ -239,41 +279,55 @@ class SvgPack:
         dwg.attribs["xml:space"] = "preserve"  # double spaces print as in the PDF
         return dwg
 
-    def _shared(self, key: str, part: Symbol | Form) -> str:
+    def _key(self, prefix: str, part: Symbol | Form) -> str:
+        """The key of a shared part (``icon-<name>`` / ``form-<name>``), serialised on first use."""
+        key = prefix + part.name
         if key not in self._xml:
             b = _Builder(self._dwg)
             self._xml[key] = _xml(b.symbol(part) if isinstance(part, Symbol) else b.form(part))
-        return self._xml[key]
+        return key
 
     def _form_uses(self, name: str) -> _Uses:
         if name not in self._uses:
             self._uses[name] = _Uses.of(list(_walk(self.forms[name].items, self.forms)), self.forms)
         return self._uses[name]
 
+    def _frame(self, shared: list[str], titled: bool) -> list[str]:
+        """A page's text around its slots: (title,) font rules, items; the same for every page sharing the same parts."""
+        key = (tuple(shared), titled)
+        if key not in self._frames:
+            dwg = self._drawing()
+            if titled:
+                dwg.set_desc(title=_SLOT)
+            dwg.defs.add(dwg.style(_SLOT))
+            for n in range(len(shared)):
+                dwg.defs.add(dwg.g(id=f"{_PLACEHOLDER}{n}"))
+            dwg.add(dwg.rect((0, 0), ("100%", "100%"), fill="#ffffff"))
+            dwg.add(dwg.g(id=_BODY))
+            out = io.StringIO()
+            dwg.write(out, pretty=False)
+            text = _fill(out.getvalue(), _PLACEHOLDER, [self._xml[k] for k in shared])
+            parts = text.replace(f'<g id="{_BODY}" />', _SLOT, 1).split(_SLOT)
+            assert len(parts) == 3 + titled, "a shared part holds the slot character"
+            self._frames[key] = parts
+        return self._frames[key]
+
     def page(self, index: int) -> bytes:
-        """Page ``index`` as standalone SVG bytes (UTF-8)."""
+        """Page ``index`` as standalone SVG bytes (UTF-8): its frame with its title, font rules and items filled in."""
         document, page = self.document, self.document.pages[index]
         uses = _Uses.of(list(page.items), self.forms)
         for name in list(uses.forms):
             uses.add(self._form_uses(name))
-        form_names, icon_names = uses.forms, uses.icons
-        dwg = self._drawing()
+        shared = [self._key("icon-", sym) for sym in document.symbols if sym.name in uses.icons]
+        shared += [self._key("form-", form) for form in document.forms if form.name in uses.forms]
+        b = _Builder(self._dwg)
+        body = "".join(cells_xml(i) if isinstance(i, Cells) else _xml(b.element(i)) for i in page.items)
+        slots = [_css(uses.chars), body]
         if document.title:
-            dwg.set_desc(title=document.title if not page.label else f"{document.title} - {page.label}")
-        b = _Builder(dwg)
-        dwg.defs.add(dwg.style(_css(uses.chars)))
-        shared = [self._shared("icon-" + sym.name, sym) for sym in document.symbols if sym.name in icon_names]
-        shared += [self._shared("form-" + form.name, form) for form in document.forms if form.name in form_names]
-        for n in range(len(shared)):
-            dwg.defs.add(dwg.g(id=f"{_PLACEHOLDER}{n}"))
-        dwg.add(dwg.rect((0, 0), ("100%", "100%"), fill="#ffffff"))
-        for item in page.items:
-            dwg.add(b.element(item))
-        out = io.StringIO()
-        dwg.write(out, pretty=False)
-        text = out.getvalue()
-        for n, xml in enumerate(shared):
-            text = text.replace(f'<g id="{_PLACEHOLDER}{n}" />', xml, 1)
+            slots.insert(0, _escape(document.title if not page.label else f"{document.title} - {page.label}",
+                                    _TEXT_ENTITIES))  # fmt: skip
+        frame = self._frame(shared, bool(document.title))
+        text = "".join(part + slot for part, slot in zip(frame, slots)) + frame[-1]
         return (text + "\n").encode("utf-8")
 
 

@@ -11,7 +11,7 @@ from dataclasses import dataclass
 
 from printkit.layout import fonts
 from printkit.layout.geo import clip_segment
-from printkit.layout.primitives import Circle, Form, Icon, Item, Line, Path, Rect, Text, UseForm
+from printkit.layout.primitives import Cells, Circle, Form, Icon, Item, Line, Path, Rect, Text, UseForm
 
 
 @dataclass(frozen=True)
@@ -96,6 +96,8 @@ def item_box(item: Item) -> Box | None:
         return Box(x - gx, y - gy, dx + 2 * gx, dy + 2 * gy)
     if isinstance(item, Icon):
         return Box(item.x, item.y, item.size, item.size)
+    if isinstance(item, Cells):
+        return Box(item.x, item.y, item.columns * item.cell, len(item.black) // item.columns * item.cell)
     if isinstance(item, Path):
         box = _path_box(item)
         half = item.style.width / 2 if item.style.stroke else 0.0

@@ -4,11 +4,13 @@ Layout code builds a :class:`Document` of these; the PDF and SVG backends
 draw them and know nothing of maps or games. Things drawn on every page of a
 pack (the map, the empty score sections) go in a named :class:`Form` once and
 each page places it with :class:`UseForm`; icons are :class:`Symbol` paths in
-a unit box placed with :class:`Icon`.
+a unit box placed with :class:`Icon`. A QR code or a marker is one
+:class:`Cells` grid (its matrix as bytes), not a shape per cell.
 """
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from dataclasses import dataclass, field
 from typing import Literal, Union
 
@@ -106,13 +108,52 @@ class Icon:
 
 
 @dataclass(frozen=True)
+class Cells:
+    """A grid of square cells ``cell`` points wide at top-left (x, y): a QR code or a marker.
+
+    ``black`` holds the rows one after another, one byte per cell (1 = black),
+    ``columns`` to a row: one small object instead of a shape per cell.
+    """
+
+    x: float
+    y: float
+    cell: float
+    columns: int
+    black: bytes
+    style: Style = Style(stroke=None, fill="#000000")
+
+    def runs(self) -> Iterator[tuple[float, float, float, float]]:
+        """(x, y, w, h) of the black cells, each row's runs merged into one, top row first.
+
+        A run reaches a hair (2%) into the row below, so no white seam shows
+        between rows at any zoom; the bottom row does not.
+        """
+        n, cell, black = self.columns, self.cell, self.black
+        rows = len(black) // n
+        for r in range(rows):
+            h = cell * 1.02 if r < rows - 1 else cell
+            y = self.y + r * cell
+            row, c = black[r * n : (r + 1) * n], 0
+            while (c := row.find(1, c)) >= 0:
+                end = row.find(0, c)
+                end = n if end < 0 else end
+                yield self.x + c * cell, y, (end - c) * cell, h
+                c = end
+
+    def rects(self) -> Iterator[Rect]:
+        """The runs (:meth:`runs`) as rectangles."""
+        for x, y, w, h in self.runs():
+            yield Rect(x, y, w, h, self.style)
+
+
+@dataclass(frozen=True)
 class UseForm:
     """Place the document's form ``name`` at the page origin."""
 
     name: str
 
 
-Item = Union[Line, Rect, Circle, Path, Text, Icon, UseForm]
+Item = Union[Line, Rect, Circle, Path, Text, Icon, Cells, UseForm]
 
 
 @dataclass(frozen=True)

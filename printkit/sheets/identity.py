@@ -52,11 +52,11 @@ def identity_items(
     width, height = size
     items: list[Item] = []
     for marker_id, x0, y0, x1, _ in marker_boxes(paper, width, height):
-        items += aruco_marker(marker_id, x0, y0, x1 - x0)
+        items.append(aruco_marker(marker_id, x0, y0, x1 - x0))
     qx0, qy0, qx1, _ = qr_box(width)
     quiet = 4.0  # a white ground, so nothing drawn later shows through the code's quiet zone
     items.append(Rect(qx0 - quiet, qy0 - quiet, qx1 - qx0 + 2 * quiet, qx1 - qx0 + 2 * quiet, WHITE))
-    items += qr_code(sheet_payload(m.id, paper, layout, page, name), qx0, qy0, qx1 - qx0)
+    items.append(qr_code(sheet_payload(m.id, paper, layout, page, name), qx0, qy0, qx1 - qx0))
     return items
 
 

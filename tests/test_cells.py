@@ -1,0 +1,126 @@
+"""Cells grids (QR codes, markers): one small object per grid, drawn as the same rectangles in every format."""
+
+from __future__ import annotations
+
+import io
+import random
+
+import pytest
+import svgwrite
+
+from printkit.backends.pdf import render_pdf
+from printkit.backends import svg
+from printkit.backends.svg import cells_xml
+from printkit.layout import fonts, marks, qrmask
+from printkit.layout.boxes import flatten
+from printkit.layout.marks import sheet_payload
+from printkit.layout.primitives import Cells, Document, Form, Icon, Page, Path, Rect, Style, Symbol, Text, UseForm
+
+INK = Style(stroke=None, fill="#000000")
+
+
+def test_each_rows_black_runs_are_one_rectangle_reaching_a_hair_into_the_next_row() -> None:
+    grid = Cells(10.0, 20.0, 2.0, 4, bytes([1, 1, 0, 1,
+                                            0, 0, 0, 0,
+                                            0, 1, 1, 1]), INK)  # fmt: skip
+    assert list(grid.rects()) == [
+        Rect(10.0, 20.0, 4.0, 2.04, INK), Rect(16.0, 20.0, 2.0, 2.04, INK),
+        Rect(12.0, 24.0, 6.0, 2.0, INK),  # the bottom row ends at the grid's edge
+    ]  # fmt: skip
+
+
+def test_svg_writes_a_grid_as_svgwrite_writes_its_rectangles() -> None:
+    grid = Cells(508.583, 56.6251, 1.38, 5, bytes([1, 0, 1, 1, 0] * 3), Style(stroke="#112233", fill="#000000", width=0.5))
+    dwg = svgwrite.Drawing(profile="full", debug=False)
+    expected = "".join(
+        dwg.rect((f"{r.x:.2f}".rstrip("0").rstrip("."), f"{r.y:.2f}".rstrip("0").rstrip(".")),
+                 (f"{r.w:.2f}".rstrip("0").rstrip("."), f"{r.h:.2f}".rstrip("0").rstrip(".")),
+                 stroke="#112233", stroke_width="0.5", fill="#000000").tostring()
+        for r in grid.rects())  # fmt: skip
+    assert cells_xml(grid) == expected
+    assert expected.count("<rect ") == 6
+
+
+def test_pdf_draws_a_grid_byte_for_byte_as_its_rectangles() -> None:
+    grids = (Cells(30.0, 40.0, 1.5, 6, bytes([1, 1, 1, 0, 1, 1] * 6), INK),
+             Cells(80.0, 40.3, 1.37, 5, bytes([0, 1, 0, 1, 1, 1, 0, 0, 0, 1]), Style(stroke="#123456", fill="#ff0000",
+                                                                                    width=0.3, dash=(1, 1), opacity=0.5)),
+             Cells(9.0, 9.0, 1.0, 2, bytes(4), INK))  # fmt: skip
+    for grid in grids:
+        as_grid = Document(200, 200, (Page((Rect(1, 2, 3, 4), grid, Rect(5, 6, 7, 8))),))
+        as_rects = Document(200, 200, (Page((Rect(1, 2, 3, 4), *grid.rects(), Rect(5, 6, 7, 8))),))
+        assert render_pdf(as_grid) == render_pdf(as_rects)
+
+
+def _payloads() -> list[str]:
+    rng = random.Random(14)
+    names = ["".join(rng.choice("abcXYZ é|ß漢 -") for _ in range(rng.randint(0, 90))) for _ in range(40)]
+    return [sheet_payload("world", "a4", "1.abc", k + 1, name) for k, name in enumerate(names)]
+
+
+def test_every_masks_penalty_is_segnos() -> None:
+    encoder = marks._qr_encoder()
+    for payload in _payloads()[:12]:
+        width = len(marks.qr_matrix(payload))
+        plain = encoder.encode(payload, "l", micro=False, boost_error=True, mask=0)
+        unmasked = int.from_bytes(b"".join(plain.matrix), "big")  # any matrix of 0/1 modules will do
+        for xor in qrmask.mask_xors(encoder, width):
+            modules = (unmasked ^ xor).to_bytes(width * width, "big")
+            rows = [bytearray(modules[i : i + width]) for i in range(0, width * width, width)]
+            assert qrmask.penalty(modules, width) == sum(encoder.mask_scores(rows, width, width))
+
+
+def test_a_qr_code_has_the_modules_segno_gives_it() -> None:
+    encoder = marks._qr_encoder()
+    sizes = set()
+    for payload in _payloads():
+        segnos = [[bool(v) for v in row] for row in encoder.encode(payload, "l", micro=False, boost_error=True).matrix]
+        assert marks.qr_matrix(payload) == segnos
+        sizes.add(len(segnos))
+    assert len(sizes) >= 4  # several versions: the masks hold for each code size
+
+
+def _whole(doc: Document, index: int) -> bytes:
+    """Page ``index`` built whole with svgwrite (every element in one drawing), the way SVG pages were first made."""
+    page = doc.pages[index]
+    w, h = svg._n(doc.width), svg._n(doc.height)
+    dwg = svgwrite.Drawing(size=(f"{w}pt", f"{h}pt"), viewBox=f"0 0 {w} {h}", profile="full", debug=False)
+    dwg.attribs["font-family"] = fonts.FAMILY
+    dwg.attribs["xml:space"] = "preserve"
+    dwg.set_desc(title=f"{doc.title} - {page.label}")
+    b = svg._Builder(dwg)
+    texts = [i for i in flatten(page.items, doc.forms) if isinstance(i, Text)]
+    dwg.defs.add(dwg.style(svg.font_css(texts)))
+    for sym in doc.symbols:
+        dwg.defs.add(b.symbol(sym))
+    for form in doc.forms:
+        dwg.defs.add(b.form(form))
+    dwg.add(dwg.rect((0, 0), ("100%", "100%"), fill="#ffffff"))
+    for item in page.items:
+        for one in item.rects() if isinstance(item, Cells) else (item,):
+            dwg.add(b.element(one))
+    out = io.StringIO()
+    dwg.write(out, pretty=False)
+    return (out.getvalue() + "\n").encode("utf-8")
+
+
+def test_a_page_of_an_svg_pack_is_the_page_svgwrite_writes_whole() -> None:
+    star = Symbol("star", (Path((("M", 0.5, 0.0), ("L", 1.0, 1.0), ("L", 0.0, 1.0), ("Z",)), INK),))
+    form = Form("sheet", (Rect(40, 40, 200, 100), Text(60, 80, "Łódź", 12, "bold"), Icon("star", 300, 100, 20)))
+    grid = Cells(400.0, 30.0, 1.5, 3, bytes([1, 0, 1, 1, 1, 0]), INK)
+    pages = tuple(Page((UseForm("sheet"), Text(60, 700, name, 12), grid), name) for name in ('A & <b>"', "Zoë"))
+    doc = Document(595.28, 841.89, pages, (form,), (star,), "Sheet & <co>")
+    pack = svg.SvgPack(doc)
+    assert [pack.page(k) for k in (0, 1, 0)] == [_whole(doc, k) for k in (0, 1, 0)]
+
+
+def test_pdf_draws_each_run_as_a_rect_when_reportlab_writes_other_code(monkeypatch: pytest.MonkeyPatch) -> None:
+    from reportlab.pdfgen.canvas import Canvas
+
+    def rect(self: Canvas, x: float, y: float, width: float, height: float, stroke: int = 1, fill: int = 0) -> None:
+        self._code.append(f"{x:.3f} {y:.3f} {width:.3f} {height:.3f} re f")  # no leading "n "
+
+    monkeypatch.setattr(Canvas, "rect", rect)
+    grid = Cells(30.0, 40.0, 1.5, 4, bytes([1, 0, 1, 1] * 3), INK)
+    as_grid = render_pdf(Document(200, 200, (Page((grid,)),)))
+    assert as_grid == render_pdf(Document(200, 200, (Page(tuple(grid.rects())),)))
