@@ -5,7 +5,7 @@ from __future__ import annotations
 from printkit.layout.primitives import Document
 from printkit.model.maps import GameMap
 from printkit.sheets import mapsheet, scorepad, tracker
-from printkit.sheets.builder import SheetBuilder
+from printkit.sheets.builder import Prepared, SheetBuilder
 from printkit.sheets.identity import identify
 
 
@@ -16,3 +16,8 @@ def map_sheet(m: GameMap, names: list[str], paper: str) -> Document:
 
 SHEETS: dict[str, SheetBuilder[GameMap]] = {"map": map_sheet, "tracker": tracker.build, "scorepad": scorepad.build}
 """Sheets of an Around the World map: kind -> builder(map, names, paper)."""
+
+PREPARED: dict[str, Prepared[GameMap, mapsheet.Pages]] = {
+    "map": Prepared(mapsheet.Pages, mapsheet.pages, mapsheet.keep_pages),
+}
+"""What a kind's pages share, kept on disk by the registry: the map sheet's layout (see docs/render.md)."""

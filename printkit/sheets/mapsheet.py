@@ -339,10 +339,38 @@ NAME_SLOT_META = "name_slot"
 """The Document meta key of the name line's slot: ``"x y width size"`` (where a pack prints the name)."""
 
 
+class Pages(NamedTuple):
+    """What every page of a map sheet shares, where names go, its geometry and its layout problems (picklable)."""
+
+    shared: tuple[Item, ...]
+    slot: NameSlot
+    fields: Fields
+    problems: tuple[str, ...]
+
+
+_PAGES: dict[tuple[GameMap, str], Pages] = {}
+
+
+def pages(m: GameMap, paper: str) -> Pages:
+    """:func:`compose` and its layout check, memoised; :func:`keep_pages` hands in one made before (a cache's)."""
+    made = _PAGES.get((m, paper))
+    if made is None:
+        shared, slot, fields, _ = compose(m, paper)
+        made = Pages(shared, slot, fields, tuple(_problems(m, paper, shared, fields)))
+        keep_pages(m, paper, made)
+    return made
+
+
+def keep_pages(m: GameMap, paper: str, made: Pages) -> None:
+    """Remember ``made`` as the pages of ``m`` on ``paper`` (the registry's disk cache hands them in)."""
+    if len(_PAGES) >= 16:
+        _PAGES.clear()
+    _PAGES[(m, paper)] = made
+
+
 def build(m: GameMap, names: list[str], paper: str) -> Document:
     """Map sheets for ``m``: one landscape page per player name (at least one); refuses a crowded map."""
-    shared, slot, fields, _ = compose(m, paper)
-    problems = _problems(m, paper, shared, fields)
+    shared, slot, fields, problems = pages(m, paper)
     if problems:
         raise LayoutError("\n".join(problems))
     doc = pack(fields.width, fields.height, shared, names, slot, f"{m.title} - map sheet", "map")
