@@ -10,7 +10,7 @@ from __future__ import annotations
 import importlib.util
 import io
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from typing import BinaryIO
 
 
@@ -82,32 +82,30 @@ def _color(value: str) -> Color:
     return found
 
 
-_OPS = {"M": (2, " m"), "L": (2, " l"), "C": (6, " c")}
-"""Path commands as reportlab's path object writes them: how many numbers, and the operator."""
+_TEMPLATES = {"M": "%s %s m", "L": "%s %s l", "C": "%s %s %s %s %s %s c", "Z": "h"}
+"""Path commands as reportlab's path object writes them (``moveTo``, ``lineTo``, ``curveTo``, ``close``)."""
 
 
-def _path_code(commands: Iterable[PathCommand], height: float | None) -> list[str] | None:
+def _path_code(commands: Sequence[PathCommand], height: float | None) -> str:
     """A path's PDF operators exactly as ``PDFPathObject``'s methods write them, y flipped in a page ``height`` high.
 
-    Written here in one pass: one method call per point cost a map sheet 6,400 calls. None if the
-    path does not start with a move.
+    Written in one pass (one template, one ``fp_str`` call): a method call per point cost a
+    map sheet 6,400 calls. Every command holds (x, y) pairs, so every second number is a y.
     """
-    code = ["n"]
-    for cmd in commands:
-        op = cmd[0]
-        if op == "Z":
-            code.append("h")
-            continue
-        count, name = _OPS.get(op, (0, "")) if isinstance(op, str) else (0, "")
-        if not count:
-            raise ValueError(f"unsupported path command {op!r}")
-        nums = [float(v) for v in cmd[1:count + 1]]
-        if height is not None:
-            nums[1::2] = [height - v for v in nums[1::2]]
-        code.append(fp_str(*nums) + name)
-    if len(code) > 1 and not code[1].endswith(" m"):
-        return None
-    return code if len(code) > 1 else []
+    if not commands:
+        return ""
+    if commands[0][0] != "M":
+        raise ValueError("a path must start with a move (M)")
+    unknown = next((cmd[0] for cmd in commands if cmd[0] not in _TEMPLATES), None)
+    if unknown is not None:
+        raise ValueError(f"unsupported path command {unknown!r}")
+    template = " ".join([_TEMPLATES[cmd[0]] for cmd in commands])  # type: ignore[index]  # checked just above
+    nums = [float(v) for cmd in commands for v in cmd[1:]]
+    if len(nums) != template.count("%s"):
+        raise ValueError("a path command with the wrong count of numbers")
+    if height is not None:
+        nums[1::2] = [height - v for v in nums[1::2]]
+    return "n " + template % tuple(fp_str(*nums).split(" "))
 
 
 def _form_id(name: str) -> str:
@@ -205,9 +203,7 @@ class _Painter:
         if not (stroke or fill):
             return
         code = _path_code(item.commands, self.h if flip else None)
-        if code is None:
-            raise ValueError("a path must start with a move (M)")
-        self.c.drawPath(PDFPathObject(code), stroke=int(stroke), fill=int(fill), fillMode=0 if item.even_odd else 1)
+        self.c.drawPath(PDFPathObject([code] if code else []), stroke=int(stroke), fill=int(fill), fillMode=0 if item.even_odd else 1)
 
     def symbol(self, sym: Symbol) -> None:
         """Draw a symbol in its unit box (y down; the Icon's transform flips it)."""

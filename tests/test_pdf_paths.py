@@ -1,0 +1,59 @@
+"""The PDF backend's own path writer and colour table give exactly what reportlab's slower calls give."""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+from reportlab.lib.colors import toColor
+from reportlab.pdfgen.pathobject import PDFPathObject
+
+from printkit.backends import pdf
+from printkit.layout.primitives import PathCommand
+
+
+def _reportlab(commands: list[PathCommand], height: float | None) -> str:
+    fy = (lambda v: height - v) if height is not None else (lambda v: v)
+    p = PDFPathObject()
+    for cmd in commands:
+        n = [float(v) for v in cmd[1:]]
+        if cmd[0] == "M":
+            p.moveTo(n[0], fy(n[1]))
+        elif cmd[0] == "L":
+            p.lineTo(n[0], fy(n[1]))
+        elif cmd[0] == "C":
+            p.curveTo(n[0], fy(n[1]), n[2], fy(n[3]), n[4], fy(n[5]))
+        else:
+            p.close()
+    return p.getCode()
+
+
+@pytest.mark.parametrize("height", [None, 595.27, 1.0])
+def test_paths_are_written_as_reportlab_writes_them(height: float | None) -> None:
+    rng = random.Random(7)
+    for _ in range(50):
+        commands: list[PathCommand] = [("M", rng.uniform(-5, 900), rng.randint(0, 600))]
+        for _ in range(rng.randint(0, 30)):
+            op = rng.choice("LLCZM")
+            count = {"M": 2, "L": 2, "C": 6, "Z": 0}[op]
+            commands.append((op, *(round(rng.uniform(-1, 1000), rng.choice((0, 2, 5, 9))) for _ in range(count))))
+        assert pdf._path_code(commands, height) == _reportlab(commands, height)
+    assert pdf._path_code([], height) == ""
+
+
+@pytest.mark.parametrize(("commands", "message"), [
+    ([("L", 1.0, 2.0)], "a path must start with a move (M)"),
+    ([("M", 1.0, 2.0), ("Q", 1.0, 2.0)], "unsupported path command 'Q'"),
+    ([("M", 1.0, 2.0), ("L", 1.0)], "a path command with the wrong count of numbers"),
+])  # fmt: skip
+def test_a_bad_path_is_refused(commands: list[PathCommand], message: str) -> None:
+    with pytest.raises(ValueError) as exc:
+        pdf._path_code(commands, None)
+    assert str(exc.value) == message
+
+
+def test_each_colour_is_converted_once_and_the_same() -> None:
+    first = pdf._color("#7a7a7a")
+    assert pdf._color("#7a7a7a") is first
+    assert (first.red, first.green, first.blue, first.alpha) == (lambda c: (c.red, c.green, c.blue, c.alpha))(
+        toColor("#7a7a7a"))
