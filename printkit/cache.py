@@ -6,8 +6,8 @@ the bytes of the map's data files and the paper) and :func:`code_fingerprint`
 (printkit's version and the size and modification time of every file in the
 package), so an edit or an upgrade makes a new entry. An entry that cannot be
 read, is cut short, corrupt, of another format or of the wrong type is ignored
-and made again; a folder that cannot be written is skipped. The folder may be
-deleted at any time. Entries are pickles: the folder is the user's own, like
+and made again; a folder that cannot be written is skipped; only the newest
+:data:`MAX_ENTRIES` entries are kept. The folder may be deleted at any time. Entries are pickles: the folder is the user's own, like
 any file a program of theirs writes and reads back.
 """
 
@@ -25,6 +25,8 @@ T = TypeVar("T")
 FORMAT = b"printkit-cache 1\n"
 """The first bytes of every entry: an entry of another format is ignored."""
 SUFFIX = ".pickle"
+MAX_ENTRIES = 64
+"""Entries kept; making one more removes the oldest (a layout is about 170 KB)."""
 _PACKAGE = os.path.dirname(os.path.abspath(__file__))
 _fingerprint: list[str] = []  # the code fingerprint, worked out once per process
 
@@ -92,6 +94,18 @@ def _read(path: str, kind: type[T]) -> T | None:
     return value if isinstance(value, kind) else None
 
 
+def _prune(folder: str) -> None:
+    """Remove all but the :data:`MAX_ENTRIES` newest entries of ``folder`` (stale ones pile up as maps and code change)."""
+    keep = MAX_ENTRIES
+    try:
+        with os.scandir(folder) as found:
+            entries = [(e.stat().st_mtime_ns, e.path) for e in found if e.name.endswith(SUFFIX) and e.is_file()]
+        for _, path in sorted(entries, reverse=True)[keep:]:
+            os.unlink(path)
+    except OSError:
+        pass
+
+
 def _write(path: str, value: object) -> None:
     """Keep ``value`` at ``path``; a folder that cannot be written is skipped (the cache is never state)."""
     import pickle
@@ -103,7 +117,8 @@ def _write(path: str, value: object) -> None:
         os.makedirs(os.path.dirname(path), mode=0o700, exist_ok=True)
         atomic_write(path, data)
     except (OSError, pickle.PicklingError, TypeError, AttributeError):
-        pass  # a value that cannot be pickled is simply made again next time
+        return  # a value that cannot be pickled or kept is simply made again next time
+    _prune(os.path.dirname(path))
 
 
 def remembered(name: str, key: Iterable[bytes | str], kind: type[T], make: Callable[[], T]) -> T:

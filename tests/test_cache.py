@@ -5,6 +5,7 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
+import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -49,8 +50,10 @@ def _render(out: Path, *args: str) -> bytes:
     return out.read_bytes()
 
 
-def _entries(where: Path) -> list[Path]:
-    return sorted(where.glob("*.pickle")) if where.is_dir() else []
+def _entries(where: Path, name: str = "") -> list[Path]:
+    """The entries in ``where`` (only ``name``'s if given; by default, all but the PDF streams')."""
+    found = sorted(where.glob(f"{name}*.pickle")) if where.is_dir() else []
+    return [p for p in found if name or not p.name.startswith("flate-")]
 
 
 def test_a_hit_draws_the_same_bytes_and_other_names_share_the_entry(folder: Path, tmp_path: Path,
@@ -174,3 +177,24 @@ def test_remembered_makes_once_per_key(folder: Path) -> None:
     assert cache.remembered("t", ["a", b"\x00"], tuple, make) == (1, 2, 3)
     assert cache.remembered("t", ["a\x00"], tuple, make) == (1, 2, 3)  # the parts are kept apart in the key
     assert len(made) == 2
+
+
+def test_only_the_newest_entries_are_kept(folder: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(cache, "MAX_ENTRIES", 3)
+    for k in range(5):
+        cache.remembered("t", [str(k)], int, lambda: k)
+        os.utime(cache.entry_path("t", [str(k)]), ns=(k * 10**9, k * 10**9))
+    cache.remembered("t", ["5"], int, lambda: 5)
+    kept = {p.name for p in _entries(folder, "t-")}
+    assert kept == {Path(cache.entry_path("t", [k])).name for k in ("3", "4", "5")}
+
+
+def test_long_pdf_streams_are_compressed_once_per_content(folder: Path, tmp_path: Path) -> None:
+    first = _render(tmp_path / "a.pdf", "world")
+    flate = sorted(folder.glob("flate-*.pickle"))
+    assert len(flate) == 1
+    kept = flate[0].read_bytes()
+    _forget_in_process()
+    assert _render(tmp_path / "b.pdf", "world") == first and flate[0].read_bytes() == kept
+    stream = pickle.loads(kept[len(cache.FORMAT):])
+    assert stream in first and zlib.decompress(stream).startswith(b"1 0 0 1 0 0 cm")  # the map form's content

@@ -29,7 +29,7 @@ ALLOWED: dict[str, set[str]] = {
     "printkit.rules": {"printkit.model"},
     "printkit.layout": {"printkit.model", "printkit.resources"},
     "printkit.sheets": {"printkit.model", "printkit.layout"},
-    "printkit.backends": {"printkit.layout.primitives", "printkit.layout.fonts", "printkit.files"},
+    "printkit.backends": {"printkit.layout.primitives", "printkit.layout.fonts", "printkit.files", "printkit.cache"},
     "printkit.present": {"printkit.model", "printkit.rules", "printkit.resources", "printkit.files"},
     "printkit.registry": {"printkit.model", "printkit.loading", "printkit.rules", "printkit.layout",
                           "printkit.sheets", "printkit.backends", "printkit.present", "printkit.files",

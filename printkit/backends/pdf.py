@@ -7,10 +7,12 @@ scaled into place. reportlab's invariant mode makes the bytes reproducible.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import io
 import sys
-from collections.abc import Callable, Iterable, Sequence
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import BinaryIO
 
 
@@ -34,11 +36,12 @@ _defer_imaging()
 from reportlab import rl_config  # noqa: E402
 from reportlab.lib.colors import Color, toColor  # noqa: E402
 from reportlab.lib.rl_accel import fp_str  # noqa: E402
-from reportlab.pdfbase import pdfmetrics  # noqa: E402
+from reportlab.pdfbase import pdfdoc, pdfmetrics  # noqa: E402
 from reportlab.pdfbase.ttfonts import TTFont  # noqa: E402
 from reportlab.pdfgen.canvas import Canvas  # noqa: E402
 from reportlab.pdfgen.pathobject import PDFPathObject  # noqa: E402
 
+from printkit import cache  # noqa: E402
 from printkit.layout import fonts  # noqa: E402
 from printkit.layout.primitives import (  # noqa: E402
     Circle,
@@ -106,6 +109,32 @@ def _path_code(commands: Sequence[PathCommand], height: float | None) -> str:
     if height is not None:
         nums[1::2] = [height - v for v in nums[1::2]]
     return "n " + template % tuple(fp_str(*nums).split(" "))
+
+
+KEEP_FROM = 32_768
+"""Streams this long (bytes) or longer are compressed once per content and kept in the cache (the shared map)."""
+
+
+class _KeptFlate(pdfdoc.PDFStreamFilterZCompress):  # type: ignore[misc]  # reportlab is untyped
+    """reportlab's Flate filter, its output for a long stream kept on disk by content: the same bytes, made once."""
+
+    def encode(self, text: str | bytes) -> bytes:
+        """``zlib.compress(text)`` as reportlab calls it, from the cache for a long stream."""
+        data = text.encode("utf8") if isinstance(text, str) else text
+        if len(data) < KEEP_FROM:
+            return zlib.compress(data)
+        return cache.remembered("flate", (zlib.ZLIB_RUNTIME_VERSION, data), bytes, lambda: zlib.compress(data))
+
+
+@contextlib.contextmanager
+def _kept_streams() -> Iterator[None]:
+    """While reportlab writes the file, its Flate filter keeps long streams' compressed bytes."""
+    plain = pdfdoc.PDFZCompress
+    pdfdoc.PDFZCompress = _KeptFlate()
+    try:
+        yield
+    finally:
+        pdfdoc.PDFZCompress = plain
 
 
 def _form_id(name: str) -> str:
@@ -271,7 +300,8 @@ def render_pdf(document: Document, progress: Callable[[int], None] | None = None
         c.showPage()
         if progress is not None:
             progress(1)
-    c.save()
+    with _kept_streams():
+        c.save()
     return buf.getvalue()
 
 
