@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from printkit.layout.primitives import Document
 from printkit.model.maps import GameMap
-from printkit.sheets import mapsheet, scorepad, tracker
+from printkit.sheets import mapsheet
 from printkit.sheets.builder import Prepared, SheetBuilder
 from printkit.sheets.identity import identify
 
@@ -14,7 +14,21 @@ def map_sheet(m: GameMap, names: list[str], paper: str) -> Document:
     return identify(mapsheet.build(m, names, paper), m, paper)
 
 
-SHEETS: dict[str, SheetBuilder[GameMap]] = {"map": map_sheet, "tracker": tracker.build, "scorepad": scorepad.build}
+def tracker_sheet(m: GameMap, names: list[str], paper: str) -> Document:
+    """The turn tracker (imported when drawn: a map sheet does not load it)."""
+    from printkit.sheets import tracker
+
+    return tracker.build(m, names, paper)
+
+
+def scorepad_sheet(m: GameMap, names: list[str], paper: str) -> Document:
+    """The score pad (imported when drawn)."""
+    from printkit.sheets import scorepad
+
+    return scorepad.build(m, names, paper)
+
+
+SHEETS: dict[str, SheetBuilder[GameMap]] = {"map": map_sheet, "tracker": tracker_sheet, "scorepad": scorepad_sheet}
 """Sheets of an Around the World map: kind -> builder(map, names, paper)."""
 
 PREPARED: dict[str, Prepared[GameMap, mapsheet.Pages]] = {

@@ -340,12 +340,16 @@ NAME_SLOT_META = "name_slot"
 
 
 class Pages(NamedTuple):
-    """What every page of a map sheet shares, where names go, its geometry and its layout problems (picklable)."""
+    """What every page of a map sheet shares, where names go, its geometry (and as JSON), its layout problems.
+
+    Picklable: the registry keeps it on disk (see docs/render.md).
+    """
 
     shared: tuple[Item, ...]
     slot: NameSlot
     fields: Fields
     problems: tuple[str, ...]
+    fields_json: str
 
 
 _PAGES: dict[tuple[GameMap, str], Pages] = {}
@@ -356,7 +360,7 @@ def pages(m: GameMap, paper: str) -> Pages:
     made = _PAGES.get((m, paper))
     if made is None:
         shared, slot, fields, _ = compose(m, paper)
-        made = Pages(shared, slot, fields, tuple(_problems(m, paper, shared, fields)))
+        made = Pages(shared, slot, fields, tuple(_problems(m, paper, shared, fields)), dumps(fields))
         keep_pages(m, paper, made)
     return made
 
@@ -370,12 +374,12 @@ def keep_pages(m: GameMap, paper: str, made: Pages) -> None:
 
 def build(m: GameMap, names: list[str], paper: str) -> Document:
     """Map sheets for ``m``: one landscape page per player name (at least one); refuses a crowded map."""
-    shared, slot, fields, problems = pages(m, paper)
+    shared, slot, fields, problems, fields_json = pages(m, paper)
     if problems:
         raise LayoutError("\n".join(problems))
     doc = pack(fields.width, fields.height, shared, names, slot, f"{m.title} - map sheet", "map")
     where = f"{slot.x} {slot.y} {slot.width} {slot.size}"
-    return replace(doc, meta={**doc.meta, FIELDS_META: dumps(fields), NAME_SLOT_META: where})
+    return replace(doc, meta={**doc.meta, FIELDS_META: fields_json, NAME_SLOT_META: where})
 
 
 def sheet_fields(m: GameMap, paper: str) -> Fields:
