@@ -5,6 +5,8 @@ from __future__ import annotations
 import os
 import pickle
 import shutil
+import subprocess
+import sys
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
@@ -15,7 +17,7 @@ from click.testing import CliRunner
 from printkit import cache
 from printkit.cli import cli
 from printkit.resources import data_dir
-from printkit.sheets import mapsheet
+from printkit.sheets import mappages, mapsheet
 
 
 @pytest.fixture
@@ -24,13 +26,13 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     where = tmp_path / "cache"
     monkeypatch.setenv("PRINTKIT_CACHE_DIR", str(where))
     monkeypatch.delenv("PRINTKIT_NO_CACHE", raising=False)
-    mapsheet._PAGES.clear()
+    mappages._PAGES.clear()
     yield where
-    mapsheet._PAGES.clear()
+    mappages._PAGES.clear()
 
 
 def _forget_in_process() -> None:
-    mapsheet._PAGES.clear()
+    mappages._PAGES.clear()
     mapsheet.compose.cache_clear()
 
 
@@ -64,7 +66,7 @@ def test_a_hit_draws_the_same_bytes_and_other_names_share_the_entry(folder: Path
     with monkeypatch.context() as mp:
         _no_layout(mp)
         assert _render(tmp_path / "warm.pdf", "world", "--names", "Ann") == cold
-        mapsheet._PAGES.clear()
+        mappages._PAGES.clear()
         _render(tmp_path / "two.pdf", "world", "--names", "Bo,Cy")
         assert _entries(folder) == [entry]
     monkeypatch.setenv("PRINTKIT_NO_CACHE", "1")
@@ -198,3 +200,26 @@ def test_long_pdf_streams_are_compressed_once_per_content(folder: Path, tmp_path
     assert _render(tmp_path / "b.pdf", "world") == first and flate[0].read_bytes() == kept
     stream = pickle.loads(kept[len(cache.FORMAT):])
     assert stream in first and zlib.decompress(stream).startswith(b"1 0 0 1 0 0 cm")  # the map form's content
+
+
+LAYOUT_ONLY = ["printkit.sheets.mapsheet", "printkit.sheets.mapplan", "printkit.sheets.citytags",
+               "printkit.sheets.layoutcheck", "printkit.layout.labels"]
+"""What makes a layout: a render from the cache never imports it."""
+
+
+def _modules_after_render(folder: Path, out: Path) -> list[str]:
+    probe = ("import sys\nfrom printkit.cli import main\ntry:\n    main(sys.argv[1:])\nexcept SystemExit:\n    pass\n"
+             "print(' '.join(sorted(sys.modules)))")
+    root = Path(__file__).resolve().parents[1]
+    env = {**os.environ, "PYTHONPATH": str(root), "PRINTKIT_CACHE_DIR": str(folder)}
+    proc = subprocess.run([sys.executable, "-c", probe, "render", "map", "world", "-o", str(out)], env=env,
+                          capture_output=True, text=True, check=True)
+    return proc.stdout.split()
+
+
+def test_a_render_from_the_cache_loads_no_layout_code(folder: Path, tmp_path: Path) -> None:
+    cold = _modules_after_render(folder, tmp_path / "cold.pdf")
+    assert [m for m in LAYOUT_ONLY if m in cold] == LAYOUT_ONLY  # the probe does see them when it lays out
+    warm = _modules_after_render(folder, tmp_path / "warm.pdf")
+    assert [m for m in LAYOUT_ONLY if m in warm] == []
+    assert (tmp_path / "warm.pdf").read_bytes() == (tmp_path / "cold.pdf").read_bytes()

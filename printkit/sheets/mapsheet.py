@@ -23,7 +23,6 @@ from printkit.layout.common import (
     NameSlot,
     LayoutError,
     name_line,
-    pack,
     page_size,
     text,
     title_block,
@@ -31,7 +30,6 @@ from printkit.layout.common import (
 from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import (
     Circle,
-    Document,
     Icon,
     Item,
     Line,
@@ -42,10 +40,12 @@ from printkit.layout.primitives import (
 from printkit.model.maps import City, GameMap
 from printkit.sheets.citytags import ICON_SIZES, Tag, TagPlacer
 from printkit.sheets.citytags import LEADER as LEADER  # the tags' leader lines (tests look for them)
-from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, dumps, loads
+from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, loads
 from printkit.sheets.layoutcheck import check, describe
 from printkit.sheets.mapsections import CAPTION
 from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan, stretched
+from printkit.sheets.mappages import NAME_SLOT_META as NAME_SLOT_META  # where a pack prints the name
+from printkit.sheets.mappages import build as build  # the pages from the (cached) layout
 from printkit.sheets.wording import explored
 
 if TYPE_CHECKING:
@@ -333,53 +333,6 @@ def layout_problems(m: GameMap, paper: str) -> list[str]:
     except NoRoom as exc:
         return [str(exc)]
     return _problems(m, paper, shared, fields)
-
-
-NAME_SLOT_META = "name_slot"
-"""The Document meta key of the name line's slot: ``"x y width size"`` (where a pack prints the name)."""
-
-
-class Pages(NamedTuple):
-    """What every page of a map sheet shares, where names go, its geometry (and as JSON), its layout problems.
-
-    Picklable: the registry keeps it on disk (see docs/render.md).
-    """
-
-    shared: tuple[Item, ...]
-    slot: NameSlot
-    fields: Fields
-    problems: tuple[str, ...]
-    fields_json: str
-
-
-_PAGES: dict[tuple[GameMap, str], Pages] = {}
-
-
-def pages(m: GameMap, paper: str) -> Pages:
-    """:func:`compose` and its layout check, memoised; :func:`keep_pages` hands in one made before (a cache's)."""
-    made = _PAGES.get((m, paper))
-    if made is None:
-        shared, slot, fields, _ = compose(m, paper)
-        made = Pages(shared, slot, fields, tuple(_problems(m, paper, shared, fields)), dumps(fields))
-        keep_pages(m, paper, made)
-    return made
-
-
-def keep_pages(m: GameMap, paper: str, made: Pages) -> None:
-    """Remember ``made`` as the pages of ``m`` on ``paper`` (the registry's disk cache hands them in)."""
-    if len(_PAGES) >= 16:
-        _PAGES.clear()
-    _PAGES[(m, paper)] = made
-
-
-def build(m: GameMap, names: list[str], paper: str) -> Document:
-    """Map sheets for ``m``: one landscape page per player name (at least one); refuses a crowded map."""
-    shared, slot, fields, problems, fields_json = pages(m, paper)
-    if problems:
-        raise LayoutError("\n".join(problems))
-    doc = pack(fields.width, fields.height, shared, names, slot, f"{m.title} - map sheet", "map")
-    where = f"{slot.x} {slot.y} {slot.width} {slot.size}"
-    return replace(doc, meta={**doc.meta, FIELDS_META: fields_json, NAME_SLOT_META: where})
 
 
 def sheet_fields(m: GameMap, paper: str) -> Fields:
