@@ -7,8 +7,9 @@ the bytes of the map's data files and the paper) and :func:`code_fingerprint`
 package), so an edit or an upgrade makes a new entry. An entry that cannot be
 read, is cut short, corrupt, of another format or of the wrong type is ignored
 and made again; a folder that cannot be written is skipped; only the newest
-:data:`MAX_ENTRIES` entries are kept. The folder may be deleted at any time. Entries are pickles: the folder is the user's own, like
-any file a program of theirs writes and reads back.
+:data:`MAX_ENTRIES` entries are kept. The folder may be deleted at any time.
+Entries are pickles: the folder is the user's own, like any file a program of
+theirs writes and reads back.
 """
 
 from __future__ import annotations
@@ -95,7 +96,7 @@ def _read(path: str, kind: type[T]) -> T | None:
 
 
 def _prune(folder: str) -> None:
-    """Remove all but the :data:`MAX_ENTRIES` newest entries of ``folder`` (stale ones pile up as maps and code change)."""
+    """Remove all but the :data:`MAX_ENTRIES` newest entries of ``folder`` (stale ones pile up as code changes)."""
     keep = MAX_ENTRIES
     try:
         with os.scandir(folder) as found:

@@ -11,6 +11,7 @@ import contextlib
 import importlib.util
 import io
 import sys
+import threading
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import BinaryIO
@@ -126,15 +127,19 @@ class _KeptFlate(pdfdoc.PDFStreamFilterZCompress):  # type: ignore[misc]  # repo
         return cache.remembered("flate", (zlib.ZLIB_RUNTIME_VERSION, data), bytes, lambda: zlib.compress(data))
 
 
+_SAVING = threading.Lock()  # reportlab's filter is a module global: one save at a time swaps it
+
+
 @contextlib.contextmanager
 def _kept_streams() -> Iterator[None]:
     """While reportlab writes the file, its Flate filter keeps long streams' compressed bytes."""
-    plain = pdfdoc.PDFZCompress
-    pdfdoc.PDFZCompress = _KeptFlate()
-    try:
-        yield
-    finally:
-        pdfdoc.PDFZCompress = plain
+    with _SAVING:
+        plain = pdfdoc.PDFZCompress
+        pdfdoc.PDFZCompress = _KeptFlate()
+        try:
+            yield
+        finally:
+            pdfdoc.PDFZCompress = plain
 
 
 def _form_id(name: str) -> str:
@@ -232,7 +237,8 @@ class _Painter:
         if not (stroke or fill):
             return
         code = _path_code(item.commands, self.h if flip else None)
-        self.c.drawPath(PDFPathObject([code] if code else []), stroke=int(stroke), fill=int(fill), fillMode=0 if item.even_odd else 1)
+        self.c.drawPath(PDFPathObject([code] if code else []), stroke=int(stroke), fill=int(fill),
+                        fillMode=0 if item.even_odd else 1)
 
     def symbol(self, sym: Symbol) -> None:
         """Draw a symbol in its unit box (y down; the Icon's transform flips it)."""
