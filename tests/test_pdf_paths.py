@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+import os
 import random
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 from reportlab.lib.colors import toColor
@@ -57,3 +61,14 @@ def test_each_colour_is_converted_once_and_the_same() -> None:
     assert pdf._color("#7a7a7a") is first
     assert (first.red, first.green, first.blue, first.alpha) == (lambda c: (c.red, c.green, c.blue, c.alpha))(
         toColor("#7a7a7a"))
+
+
+def test_reportlabs_temp_file_helpers_still_work_when_first_used() -> None:
+    probe = ("import sys\nimport printkit.backends.pdf\nassert 'tempfile' not in sys.modules\n"
+             "from reportlab.lib.utils import get_rl_tempdir, get_rl_tempfile\n"
+             "import tempfile, os\nprint(get_rl_tempdir() == os.path.join(tempfile.gettempdir(), "
+             "'ReportLab_tmp%s' % os.getuid()), get_rl_tempfile('x.pdf').endswith('x.pdf'))")
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, "-c", probe], env={**os.environ, "PYTHONPATH": str(root)},
+                          capture_output=True, text=True, check=True)
+    assert proc.stdout.split() == ["True", "True"]

@@ -12,14 +12,14 @@ import importlib.util
 import io
 import sys
 import threading
+import types
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import BinaryIO
 
 
-def _defer_imaging() -> None:
-    """Let reportlab's ``from PIL import Image`` bind a lazy module: printkit draws no bitmaps into PDFs."""
-    name = "PIL.Image"
+def _defer(name: str) -> None:
+    """Bind module ``name`` lazily: it is imported on the first use of one of its attributes."""
     if name in sys.modules:
         return
     spec = importlib.util.find_spec(name)
@@ -29,10 +29,37 @@ def _defer_imaging() -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)  # runs the real import on the first use of an attribute
-    setattr(sys.modules["PIL"], "Image", module)
+    parent, _, child = name.rpartition(".")
+    if parent:
+        setattr(sys.modules[parent], child, module)
 
 
-_defer_imaging()
+def _defer_functions(name: str, functions: tuple[str, ...]) -> None:
+    """Stand in for module ``name`` until one of its ``functions`` (or anything else of it) is used."""
+    if name in sys.modules:
+        return
+    stub = types.ModuleType(name)
+
+    def real() -> types.ModuleType:
+        if sys.modules.get(name) is stub:
+            del sys.modules[name]
+        return importlib.import_module(name)
+
+    def attribute(attr: str) -> object:
+        if attr.startswith("__"):  # the import system asking (``__path__``): not a use
+            raise AttributeError(attr)
+        return getattr(real(), attr)
+
+    for function in functions:
+        setattr(stub, function, lambda *args, _f=function, **kwargs: getattr(real(), _f)(*args, **kwargs))
+    setattr(stub, "__getattr__", attribute)
+    sys.modules[name] = stub
+
+
+_defer("PIL.Image")  # reportlab's `from PIL import Image`: printkit draws no bitmaps into PDFs
+# reportlab.lib.utils binds these two; their module imports tempfile (shutil, bz2, lzma, random): printkit makes no
+# temporary files through reportlab
+_defer_functions("reportlab.lib.rltempfile", ("get_rl_tempdir", "get_rl_tempfile"))
 
 from reportlab import rl_config  # noqa: E402
 from reportlab.lib.colors import Color, toColor  # noqa: E402
