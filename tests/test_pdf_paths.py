@@ -56,19 +56,32 @@ def test_a_bad_path_is_refused(commands: list[PathCommand], message: str) -> Non
     assert str(exc.value) == message
 
 
-def test_each_colour_is_converted_once_and_the_same() -> None:
-    first = pdf._color("#7a7a7a")
-    assert pdf._color("#7a7a7a") is first
-    assert (first.red, first.green, first.blue, first.alpha) == (lambda c: (c.red, c.green, c.blue, c.alpha))(
-        toColor("#7a7a7a"))
+@pytest.mark.parametrize("value", ["#7a7a7a", "#000000", "#FFFFFF", "#1a2B3c", "red", "(0.1, 0.2, 0.3)"])
+def test_each_colour_is_converted_once_and_as_reportlab_converts_it(value: str) -> None:
+    first = pdf._color(value)
+    assert pdf._color(value) is first
+    theirs = toColor(value)
+    assert (type(first), first.red, first.green, first.blue, first.alpha) == (
+        type(theirs), theirs.red, theirs.green, theirs.blue, theirs.alpha)
+
+
+def _probe(code: str) -> str:
+    """What ``code`` prints in a fresh interpreter that imported the PDF backend first."""
+    root = Path(__file__).resolve().parents[1]
+    proc = subprocess.run([sys.executable, "-c", "import sys\nimport printkit.backends.pdf\n" + code],
+                          env={**os.environ, "PYTHONPATH": str(root)}, capture_output=True, text=True, check=True)
+    return proc.stdout.strip()
 
 
 def test_reportlabs_temp_file_helpers_still_work_when_first_used() -> None:
-    probe = ("import sys\nimport printkit.backends.pdf\nassert 'tempfile' not in sys.modules\n"
-             "from reportlab.lib.utils import get_rl_tempdir, get_rl_tempfile\n"
-             "import tempfile, os\nprint(get_rl_tempdir() == os.path.join(tempfile.gettempdir(), "
-             "'ReportLab_tmp%s' % os.getuid()), get_rl_tempfile('x.pdf').endswith('x.pdf'))")
-    root = Path(__file__).resolve().parents[1]
-    proc = subprocess.run([sys.executable, "-c", probe], env={**os.environ, "PYTHONPATH": str(root)},
-                          capture_output=True, text=True, check=True)
-    assert proc.stdout.split() == ["True", "True"]
+    assert _probe("assert 'tempfile' not in sys.modules\n"
+                  "from reportlab.lib.utils import get_rl_tempdir, get_rl_tempfile\n"
+                  "import tempfile, os\nprint(get_rl_tempdir() == os.path.join(tempfile.gettempdir(), "
+                  "'ReportLab_tmp%s' % os.getuid()), get_rl_tempfile('x.pdf').endswith('x.pdf'))") == "True True"
+
+
+def test_reportlabs_safe_eval_still_works_when_first_used() -> None:
+    assert _probe("assert 'textwrap' not in sys.modules\n"
+                  "from reportlab.lib.utils import rl_safe_eval, rl_extended_literal_eval\n"
+                  "print(rl_safe_eval('1 + 2', g={}, l={}), rl_extended_literal_eval('[1, (2, 3)]'))"
+                  ) == "3 [1, (2, 3)]"

@@ -60,9 +60,12 @@ _defer("PIL.Image")  # reportlab's `from PIL import Image`: printkit draws no bi
 # reportlab.lib.utils binds these two; their module imports tempfile (shutil, bz2, lzma, random): printkit makes no
 # temporary files through reportlab
 _defer_functions("reportlab.lib.rltempfile", ("get_rl_tempdir", "get_rl_tempfile"))
+# and these four of its safe eval, which compiles its rules on import: printkit's colours are "#rrggbb" (HexColor)
+_defer_functions("reportlab.lib.rl_safe_eval",
+                 ("rl_safe_exec", "rl_safe_eval", "safer_globals", "rl_extended_literal_eval"))
 
 from reportlab import rl_config  # noqa: E402
-from reportlab.lib.colors import Color, toColor  # noqa: E402
+from reportlab.lib.colors import Color, HexColor, toColor  # noqa: E402
 from reportlab.lib.rl_accel import fp_str  # noqa: E402
 from reportlab.pdfbase import pdfdoc, pdfmetrics  # noqa: E402
 from reportlab.pdfbase.ttfonts import TTFont  # noqa: E402
@@ -103,13 +106,18 @@ def _register_fonts() -> None:
 
 
 _COLORS: dict[str, Color] = {}
+_HEX = frozenset("0123456789abcdefABCDEF")
 
 
 def _color(value: str) -> Color:
-    """reportlab's colour for ``value``, converted once (``toColor`` parses a string with a safe eval every call)."""
+    """reportlab's colour for ``value``, converted once (``toColor`` parses a string with a safe eval every call).
+
+    ``#rrggbb`` is what ``toColor`` comes to after its other readings fail: ``HexColor`` at once.
+    """
     found = _COLORS.get(value)
     if found is None:
-        found = _COLORS[value] = toColor(value)
+        hexadecimal = len(value) == 7 and value[0] == "#" and all(ch in _HEX for ch in value[1:])
+        found = _COLORS[value] = HexColor(value) if hexadecimal else toColor(value)
     return found
 
 
