@@ -22,6 +22,7 @@ from printkit.errors import DataError, UsageError
 if TYPE_CHECKING:
     from printkit.layout.primitives import Document
     from printkit.rules.report import GameScore
+    from printkit.sheets.builder import Prepared
 
 ATW = "around-the-world"
 SheetBuilder = Callable[[Any, list[str], str], "Document"]
@@ -55,6 +56,8 @@ class GameEntry:
     score: str  # "module:function" (record) -> GameScore
     sheets: str  # "module:attribute", a dict kind -> builder(data model, names, paper) -> Document
     companion: str | None = None  # the command that plays it at the table
+    prepared: str | None = None  # "module:attribute", a dict kind -> Prepared (a sheet's layout, kept on disk)
+    content: str | None = None  # "module:function" (data model) -> the names and bytes it was read from, or None
 
     def load(self, name_or_path: str | None = None) -> Any:
         """The game's data model (for Around the World: a map, by id or path)."""
@@ -82,7 +85,8 @@ class GameEntry:
 
 GAMES: tuple[GameEntry, ...] = (
     GameEntry(ATW, data="printkit.loading.maps:load_map", record="printkit.loading.records.atw:read_record",
-              score="printkit.rules.atw:score_record", sheets="printkit.sheets.atw:SHEETS", companion="turns"),
+              score="printkit.rules.atw:score_record", sheets="printkit.sheets.atw:SHEETS", companion="turns",
+              prepared="printkit.sheets.atw:PREPARED", content="printkit.loading.maps:map_content"),
     GameEntry("trekking-the-world", data="printkit.loading.games:load_trekking",
               record="printkit.loading.records.trekking:read_record", score="printkit.rules.trekking:score_record",
               sheets="printkit.sheets.trekking:SHEETS"),
@@ -158,4 +162,19 @@ def build_sheet(kind: str, subject: str, names: list[str], paper: str) -> Docume
         what = subject if subject in game_ids() else "an Around the World map"
         raise UnknownSheet(f"no sheet {kind!r} for {what}; choose one of: {', '.join(kinds)}")
     entry, data = sheet_subject(subject)
+    _prepare(entry, kind, data, paper)
     return entry.sheet_builders()[kind](data, names, paper)
+
+
+def _prepare(entry: GameEntry, kind: str, data: Any, paper: str) -> None:
+    """Hand sheet ``kind`` what its pages share from the disk cache (made and kept there when missing or stale)."""
+    if entry.prepared is None or entry.content is None:
+        return
+    prepared: Prepared[Any, Any] | None = _resolve(entry.prepared, f"sheets of {entry.id}").get(kind)
+    content: tuple[str | bytes, ...] | None = _resolve(entry.content, f"the data of {entry.id}")(data)
+    if prepared is None or content is None:
+        return
+    from printkit import cache
+
+    made = cache.remembered(f"{entry.id}-{kind}", (*content, paper), prepared.kind, lambda: prepared.make(data, paper))
+    prepared.keep(data, paper, made)

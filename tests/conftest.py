@@ -2,8 +2,21 @@
 
 from __future__ import annotations
 
+import os
+import shutil
+import tempfile
+
 import pytest
 from click.testing import CliRunner
+
+_CACHE = tempfile.mkdtemp(prefix="printkit-test-cache-")
+os.environ["PRINTKIT_CACHE_DIR"] = _CACHE  # the suite (and every command it runs) never writes the user's cache
+os.environ.pop("PRINTKIT_NO_CACHE", None)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """Remove the suite's cache folder."""
+    shutil.rmtree(_CACHE, ignore_errors=True)
 
 
 @pytest.fixture

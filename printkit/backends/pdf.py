@@ -7,16 +7,19 @@ scaled into place. reportlab's invariant mode makes the bytes reproducible.
 
 from __future__ import annotations
 
+import contextlib
 import importlib.util
 import io
 import sys
-from collections.abc import Callable, Iterable
+import threading
+import types
+import zlib
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from typing import BinaryIO
 
 
-def _defer_imaging() -> None:
-    """Let reportlab's ``from PIL import Image`` bind a lazy module: printkit draws no bitmaps into PDFs."""
-    name = "PIL.Image"
+def _defer(name: str) -> None:
+    """Bind module ``name`` lazily: it is imported on the first use of one of its attributes."""
     if name in sys.modules:
         return
     spec = importlib.util.find_spec(name)
@@ -26,16 +29,50 @@ def _defer_imaging() -> None:
     module = importlib.util.module_from_spec(spec)
     sys.modules[name] = module
     spec.loader.exec_module(module)  # runs the real import on the first use of an attribute
-    setattr(sys.modules["PIL"], "Image", module)
+    parent, _, child = name.rpartition(".")
+    if parent:
+        setattr(sys.modules[parent], child, module)
 
 
-_defer_imaging()
+def _defer_functions(name: str, functions: tuple[str, ...]) -> None:
+    """Stand in for module ``name`` until one of its ``functions`` (or anything else of it) is used."""
+    if name in sys.modules:
+        return
+    stub = types.ModuleType(name)
+
+    def real() -> types.ModuleType:
+        if sys.modules.get(name) is stub:
+            del sys.modules[name]
+        return importlib.import_module(name)
+
+    def attribute(attr: str) -> object:
+        if attr.startswith("__"):  # the import system asking (``__path__``): not a use
+            raise AttributeError(attr)
+        return getattr(real(), attr)
+
+    for function in functions:
+        setattr(stub, function, lambda *args, _f=function, **kwargs: getattr(real(), _f)(*args, **kwargs))
+    setattr(stub, "__getattr__", attribute)
+    sys.modules[name] = stub
+
+
+_defer("PIL.Image")  # reportlab's `from PIL import Image`: printkit draws no bitmaps into PDFs
+# reportlab.lib.utils binds these two; their module imports tempfile (shutil, bz2, lzma, random): printkit makes no
+# temporary files through reportlab
+_defer_functions("reportlab.lib.rltempfile", ("get_rl_tempdir", "get_rl_tempfile"))
+# and these four of its safe eval, which compiles its rules on import: printkit's colours are "#rrggbb" (HexColor)
+_defer_functions("reportlab.lib.rl_safe_eval",
+                 ("rl_safe_exec", "rl_safe_eval", "safer_globals", "rl_extended_literal_eval"))
 
 from reportlab import rl_config  # noqa: E402
-from reportlab.pdfbase import pdfmetrics  # noqa: E402
+from reportlab.lib.colors import Color, HexColor, toColor  # noqa: E402
+from reportlab.lib.rl_accel import fp_str  # noqa: E402
+from reportlab.pdfbase import pdfdoc, pdfmetrics  # noqa: E402
 from reportlab.pdfbase.ttfonts import TTFont  # noqa: E402
 from reportlab.pdfgen.canvas import Canvas  # noqa: E402
+from reportlab.pdfgen.pathobject import PDFPathObject  # noqa: E402
 
+from printkit import cache  # noqa: E402
 from printkit.layout import fonts  # noqa: E402
 from printkit.layout.primitives import (  # noqa: E402
     Cells,
@@ -47,6 +84,7 @@ from printkit.layout.primitives import (  # noqa: E402
     Item,
     Line,
     Path,
+    PathCommand,
     Rect,
     Style,
     Symbol,
@@ -66,6 +104,78 @@ def _register_fonts() -> None:
     for weight, name in _FONT_NAMES.items():
         if name not in registered:
             pdfmetrics.registerFont(TTFont(name, str(fonts.font_file(weight))))
+
+
+_COLORS: dict[str, Color] = {}
+_HEX = frozenset("0123456789abcdefABCDEF")
+
+
+def _color(value: str) -> Color:
+    """reportlab's colour for ``value``, converted once (``toColor`` parses a string with a safe eval every call).
+
+    ``#rrggbb`` is what ``toColor`` comes to after its other readings fail: ``HexColor`` at once.
+    """
+    found = _COLORS.get(value)
+    if found is None:
+        hexadecimal = len(value) == 7 and value[0] == "#" and all(ch in _HEX for ch in value[1:])
+        found = _COLORS[value] = HexColor(value) if hexadecimal else toColor(value)
+    return found
+
+
+_TEMPLATES = {"M": "%s %s m", "L": "%s %s l", "C": "%s %s %s %s %s %s c", "Z": "h"}
+"""Path commands as reportlab's path object writes them (``moveTo``, ``lineTo``, ``curveTo``, ``close``)."""
+
+
+def _path_code(commands: Sequence[PathCommand], height: float | None) -> str:
+    """A path's PDF operators exactly as ``PDFPathObject``'s methods write them, y flipped in a page ``height`` high.
+
+    Written in one pass (one template, one ``fp_str`` call): a method call per point cost a
+    map sheet 6,400 calls. Every command holds (x, y) pairs, so every second number is a y.
+    """
+    if not commands:
+        return ""
+    if commands[0][0] != "M":
+        raise ValueError("a path must start with a move (M)")
+    unknown = next((cmd[0] for cmd in commands if cmd[0] not in _TEMPLATES), None)
+    if unknown is not None:
+        raise ValueError(f"unsupported path command {unknown!r}")
+    template = " ".join([_TEMPLATES[cmd[0]] for cmd in commands])  # type: ignore[index]  # checked just above
+    nums = [float(v) for cmd in commands for v in cmd[1:]]
+    if len(nums) != template.count("%s"):
+        raise ValueError("a path command with the wrong count of numbers")
+    if height is not None:
+        nums[1::2] = [height - v for v in nums[1::2]]
+    return "n " + template % tuple(fp_str(*nums).split(" "))
+
+
+KEEP_FROM = 32_768
+"""Streams this long (bytes) or longer are compressed once per content and kept in the cache (the shared map)."""
+
+
+class _KeptFlate(pdfdoc.PDFStreamFilterZCompress):  # type: ignore[misc]  # reportlab is untyped
+    """reportlab's Flate filter, its output for a long stream kept on disk by content: the same bytes, made once."""
+
+    def encode(self, text: str | bytes) -> bytes:
+        """``zlib.compress(text)`` as reportlab calls it, from the cache for a long stream."""
+        data = text.encode("utf8") if isinstance(text, str) else text
+        if len(data) < KEEP_FROM:
+            return zlib.compress(data)
+        return cache.remembered("flate", (zlib.ZLIB_RUNTIME_VERSION, data), bytes, lambda: zlib.compress(data))
+
+
+_SAVING = threading.Lock()  # reportlab's filter is a module global: one save at a time swaps it
+
+
+@contextlib.contextmanager
+def _kept_streams() -> Iterator[None]:
+    """While reportlab writes the file, its Flate filter keeps long streams' compressed bytes."""
+    with _SAVING:
+        plain = pdfdoc.PDFZCompress
+        pdfdoc.PDFZCompress = _KeptFlate()
+        try:
+            yield
+        finally:
+            pdfdoc.PDFZCompress = plain
 
 
 def _form_id(name: str) -> str:
@@ -95,12 +205,12 @@ class _Painter:
         if stroke:
             assert style.stroke is not None
             if not (ink is not None and style.stroke == _INK):
-                c.setStrokeColor(style.stroke)
+                c.setStrokeColor(_color(style.stroke))
             c.setLineWidth(style.width)
             c.setDash(list(style.dash) if style.dash else [])
         if fill and not (ink is not None and style.fill == _INK):
             assert style.fill is not None
-            c.setFillColor(style.fill)
+            c.setFillColor(_color(style.fill))
         if style.opacity != 1.0:
             c.setFillAlpha(style.opacity)
             c.setStrokeAlpha(style.opacity)
@@ -113,7 +223,7 @@ class _Painter:
     def item(self, item: Item) -> None:
         c = self.c
         if isinstance(item, Text):
-            c.setFillColor(item.fill)
+            c.setFillColor(_color(item.fill))
             c.setFont(_FONT_NAMES[item.weight], item.size)
             y = self.y(item.y)
             if item.anchor == "middle":
@@ -147,8 +257,8 @@ class _Painter:
             c.restoreState()
         elif isinstance(item, Icon):
             c.saveState()
-            c.setFillColor(item.fill)
-            c.setStrokeColor(item.fill)
+            c.setFillColor(_color(item.fill))
+            c.setStrokeColor(_color(item.fill))
             c.translate(item.x, self.y(item.y))
             c.scale(item.size, -item.size)
             c.doForm(_symbol_id(item.name))
@@ -164,22 +274,9 @@ class _Painter:
         stroke, fill = self._apply(item.style, ink=ink)
         if not (stroke or fill):
             return
-        p = self.c.beginPath()
-        fy = self.y if flip else (lambda v: v)
-        for cmd in item.commands:
-            op = cmd[0]
-            nums = [float(v) for v in cmd[1:]]
-            if op == "M":
-                p.moveTo(nums[0], fy(nums[1]))
-            elif op == "L":
-                p.lineTo(nums[0], fy(nums[1]))
-            elif op == "C":
-                p.curveTo(nums[0], fy(nums[1]), nums[2], fy(nums[3]), nums[4], fy(nums[5]))
-            elif op == "Z":
-                p.close()
-            else:
-                raise ValueError(f"unsupported path command {op!r}")
-        self.c.drawPath(p, stroke=int(stroke), fill=int(fill), fillMode=0 if item.even_odd else 1)
+        code = _path_code(item.commands, self.h if flip else None)
+        self.c.drawPath(PDFPathObject([code] if code else []), stroke=int(stroke), fill=int(fill),
+                        fillMode=0 if item.even_odd else 1)
 
     def symbol(self, sym: Symbol) -> None:
         """Draw a symbol in its unit box (y down; the Icon's transform flips it)."""
@@ -274,7 +371,8 @@ def render_pdf(document: Document, progress: Callable[[int], None] | None = None
         c.showPage()
         if progress is not None:
             progress(1)
-    c.save()
+    with _kept_streams():
+        c.save()
     return buf.getvalue()
 
 

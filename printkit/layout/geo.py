@@ -293,13 +293,15 @@ class MapFrame:
         any point; insets always clip to their own boxes. ``insets=False``
         leaves the insets' land out (draw each from :attr:`inset_frames`).
         """
+        from printkit.layout.projectmany import ring_points  # each ring projected in one pass
+
         doc = outline(outline_name or self.projection.outline)
         box = self._clip_box(clip)
         cmds: list[PathCommand] = []
         for ring in doc["rings"]:
             if not self._near(ring):
                 continue
-            pts = clip_polygon([self.point(lat, lon) for lon, lat in _pairs(ring)], box)
+            pts = clip_polygon(ring_points(self, ring), box)
             if len(pts) < 3:
                 continue
             cmds.append(("M", round(pts[0][0], 2), round(pts[0][1], 2)))

@@ -141,6 +141,12 @@ def load_map_file(path: str | os.PathLike[str]) -> model.GameMap:
     return built
 
 
+def map_content(m: model.GameMap) -> tuple[str, bytes, bytes] | None:
+    """The name and bytes of the map file and shared file ``m`` was built from (None if not loaded here)."""
+    hit = _built.get(m.source)
+    return (m.source, hit[0], hit[1]) if hit is not None and hit[2] is m else None
+
+
 def _check_kind(rd: Reader, doc: dict[str, Any]) -> None:
     """DataError at once if ``doc`` is another game's file or the shared facts, not a map."""
     game = doc.get("game", GAME)

@@ -3,11 +3,26 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import TypeVar
+from dataclasses import dataclass
+from typing import Generic, TypeVar
 
 from printkit.layout.primitives import Document
 
 T = TypeVar("T")
+L = TypeVar("L")
 
 SheetBuilder = Callable[[T, list[str], str], Document]
 """``builder(model, names, paper) -> Document``: one page (or more) of sheet for these players."""
+
+
+@dataclass(frozen=True)
+class Prepared(Generic[T, L]):
+    """What a sheet kind's pages share, made once per (model, paper), and how its builder is handed one made before.
+
+    The registry keeps ``make``'s (picklable) result on disk and hands it back
+    with ``keep`` before the builder runs, so a builder stays a pure function.
+    """
+
+    kind: type[L]
+    make: Callable[[T, str], L]
+    keep: Callable[[T, str, L], None]

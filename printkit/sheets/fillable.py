@@ -15,7 +15,7 @@ from dataclasses import replace
 from printkit.layout.marks import sheet_payload
 from printkit.layout.primitives import Document, FormField, Page, Text
 from printkit.sheets.fields import FIELDS_META, Fields, Rect4, loads
-from printkit.sheets.mapsheet import NAME_SLOT_META
+from printkit.sheets.mappages import NAME_SLOT_META
 
 KEYWORDS = "printkit fillable map sheet"
 """The PDF's Keywords: how a flattened copy (its fields gone) is still told from a scan."""

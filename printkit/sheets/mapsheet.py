@@ -23,7 +23,6 @@ from printkit.layout.common import (
     NameSlot,
     LayoutError,
     name_line,
-    pack,
     page_size,
     text,
     title_block,
@@ -31,7 +30,6 @@ from printkit.layout.common import (
 from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import (
     Circle,
-    Document,
     Icon,
     Item,
     Line,
@@ -42,11 +40,13 @@ from printkit.layout.primitives import (
 from printkit.model.maps import City, GameMap
 from printkit.sheets.citytags import ICON_SIZES, Tag, TagPlacer
 from printkit.sheets.citytags import LEADER as LEADER  # the tags' leader lines (tests look for them)
-from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, dumps, loads
+from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, loads
 from printkit.sheets.displacement import CITY_R, Points, displaced
 from printkit.sheets.layoutcheck import check, describe
 from printkit.sheets.mapsections import CAPTION
 from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan, stretched
+from printkit.sheets.mappages import NAME_SLOT_META as NAME_SLOT_META  # where a pack prints the name
+from printkit.sheets.mappages import build as build  # the pages from the (cached) layout
 from printkit.sheets.wording import explored
 
 if TYPE_CHECKING:
@@ -312,21 +312,6 @@ def layout_problems(m: GameMap, paper: str) -> list[str]:
     except NoRoom as exc:
         return [str(exc)]
     return _problems(m, paper, shared, fields)
-
-
-NAME_SLOT_META = "name_slot"
-"""The Document meta key of the name line's slot: ``"x y width size"`` (where a pack prints the name)."""
-
-
-def build(m: GameMap, names: list[str], paper: str) -> Document:
-    """Map sheets for ``m``: one landscape page per player name (at least one); refuses a crowded map."""
-    shared, slot, fields, _ = compose(m, paper)
-    problems = _problems(m, paper, shared, fields)
-    if problems:
-        raise LayoutError("\n".join(problems))
-    doc = pack(fields.width, fields.height, shared, names, slot, f"{m.title} - map sheet", "map")
-    where = f"{slot.x} {slot.y} {slot.width} {slot.size}"
-    return replace(doc, meta={**doc.meta, FIELDS_META: dumps(fields), NAME_SLOT_META: where})
 
 
 def sheet_fields(m: GameMap, paper: str) -> Fields:
