@@ -10,9 +10,8 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from printkit.errors import DataError, UnknownMapError
 from printkit.loading.checks import check_map, raw_count
@@ -48,8 +47,7 @@ SOLO_KEYS = ("turns", "ratings")
 ReaderFor = Callable[[str], Reader]
 
 
-@dataclass(frozen=True)
-class SharedFacts:
+class SharedFacts(NamedTuple):
     """What the four maps share beside their tracks: titles, player counts, dice, record keys."""
 
     title: str

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from printkit.model.dice import Dice as Dice  # its own module (fast start); re-exported for GameMap.dice
 
@@ -17,8 +17,7 @@ RegionScoringMode = Literal["table", "per_region", "majority"]
 Mode = Literal["multiplayer", "solo", "party"]
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(NamedTuple):
     """One kind of mark: a souvenir, sight or animal type, drawn with an icon."""
 
     id: str
@@ -26,16 +25,14 @@ class Kind:
     icon: str
 
 
-@dataclass(frozen=True)
-class Majority:
+class Majority(NamedTuple):
     """Bonus per kind for the player with strictly most marks, or each tied player."""
 
     most: int
     tied: int
 
 
-@dataclass(frozen=True)
-class Track:
+class Track(NamedTuple):
     """A scoring section of rows (kinds) by columns (levels).
 
     ``row_points[m]`` is what a row with ``m`` marks scores (length ``boxes + 1``);
@@ -67,8 +64,7 @@ class Track:
         return tuple(k.id for k in self.kinds)
 
 
-@dataclass(frozen=True)
-class Region:
+class Region(NamedTuple):
     """A region: its cities' souvenirs and (Europe) its majority reward."""
 
     id: str
@@ -77,8 +73,7 @@ class Region:
     reward: int | None = None
 
 
-@dataclass(frozen=True)
-class City:
+class City(NamedTuple):
     """A city on the map; iconic cities belong to no region and show no sights."""
 
     id: str
@@ -95,8 +90,7 @@ class City:
         return not self.iconic
 
 
-@dataclass(frozen=True)
-class Route:
+class Route(NamedTuple):
     """An undirected route between two city ids (stored with a <= b)."""
 
     a: str
@@ -107,8 +101,7 @@ class Route:
         return self.b if city_id == self.a else self.a
 
 
-@dataclass(frozen=True)
-class RegionScoring:
+class RegionScoring(NamedTuple):
     """How visited regions score.
 
     ``table``: ``table[n]`` for n completed regions (World, South America);
@@ -124,16 +117,14 @@ class RegionScoring:
     tied: int = 0
 
 
-@dataclass(frozen=True)
-class Rating:
+class Rating(NamedTuple):
     """A solo/party rating title for totals of at least ``min_points``."""
 
     min_points: int
     title: str
 
 
-@dataclass(frozen=True)
-class SoloRules:
+class SoloRules(NamedTuple):
     """Solo/party mode: number of turns and the rating chart (best first)."""
 
     turns: int
@@ -147,8 +138,7 @@ class SoloRules:
         return self.ratings[-1].title
 
 
-@dataclass(frozen=True)
-class Inset:
+class Inset(NamedTuple):
     """A far-off area (Alaska, Hawaii) drawn in its own small box on the map.
 
     ``bounds`` is the lon/lat area it shows (lon_min, lat_min, lon_max, lat_max);

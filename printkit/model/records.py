@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 if TYPE_CHECKING:  # annotations only: `printkit turns` imports the rules without the map model
     from printkit.model.games import Globetrotting, Trekking, Wereldsteden
@@ -34,8 +34,7 @@ class PlayerMarks:
         return self.marks.get(track.id, {}).get(kind_id, 0)
 
 
-@dataclass(frozen=True)
-class AtwRecord:
+class AtwRecord(NamedTuple):
     """An Around the World game: its map, mode and every player's marks."""
 
     map: GameMap
@@ -48,8 +47,7 @@ class AtwRecord:
         return self.map.title
 
 
-@dataclass(frozen=True)
-class TrekkingPlayer:
+class TrekkingPlayer(NamedTuple):
     """One player's end-of-game values; ``suitcase_columns`` None means points given directly."""
 
     name: str
@@ -60,8 +58,7 @@ class TrekkingPlayer:
     money: int
 
 
-@dataclass(frozen=True)
-class TrekkingRecord:
+class TrekkingRecord(NamedTuple):
     """A Trekking the World game: the game's data, the players and the end trigger in force."""
 
     game: Trekking
@@ -74,8 +71,7 @@ class TrekkingRecord:
         return self.game.name
 
 
-@dataclass(frozen=True)
-class GlobePlayer:
+class GlobePlayer(NamedTuple):
     """One player's passport: total airfare, objective turns, bucket points, season marks."""
 
     name: str
@@ -85,8 +81,7 @@ class GlobePlayer:
     marks: int
 
 
-@dataclass(frozen=True)
-class GlobetrottingRecord:
+class GlobetrottingRecord(NamedTuple):
     """A Globetrotting game (2-4 players): the game's data and the players."""
 
     game: Globetrotting
@@ -98,16 +93,14 @@ class GlobetrottingRecord:
         return self.game.name
 
 
-@dataclass(frozen=True)
-class WereldstedenPlayer:
+class WereldstedenPlayer(NamedTuple):
     """One player's winning tiles taken, by tile id (duplicates included)."""
 
     name: str
     tiles: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class WereldstedenRecord:
+class WereldstedenRecord(NamedTuple):
     """A Wereldsteden game: the game's data, the players and whether the 8-tile variant is played.
 
     ``source`` names the game file, for the message when the record shows two winners.
