@@ -3,9 +3,13 @@
 A map is regions, cities and routes, plus the scoring sections printed beside
 it. Every section of marks is a :class:`Track`: one row per kind (a souvenir,
 a sight, an animal), one column per level (1st mark, 2nd mark, ...).
-"""
 
-from __future__ import annotations
+The parts are typed ``NamedTuple``s, immutable; :class:`GameMap` and
+:class:`Projection` are frozen dataclasses (``dataclasses.replace`` is used on
+them). Annotations are evaluated (no ``from __future__ import annotations``):
+``typing.NamedTuple`` compiles every string annotation, and building these
+classes is on the way of every command that loads a map.
+"""
 
 from collections.abc import Mapping
 from dataclasses import dataclass, field

@@ -4,12 +4,12 @@ A record is what a game file says, checked against the game's data by
 :mod:`printkit.loading.records`; :mod:`printkit.rules` scores it.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
+# Annotations are evaluated (typing.NamedTuple compiles every string annotation): only the names imported
+# for annotations alone are quoted.
 if TYPE_CHECKING:  # annotations only: `printkit turns` imports the rules without the map model
     from printkit.model.games import Globetrotting, Trekking, Wereldsteden
     from printkit.model.maps import GameMap, Mode, Track
@@ -29,7 +29,7 @@ class PlayerMarks:
     start_city: str | None = None
     final_city: str | None = None
 
-    def count(self, track: Track, kind_id: str) -> int:
+    def count(self, track: "Track", kind_id: str) -> int:
         """Marks in one row of a track (0 when not given)."""
         return self.marks.get(track.id, {}).get(kind_id, 0)
 
@@ -37,8 +37,8 @@ class PlayerMarks:
 class AtwRecord(NamedTuple):
     """An Around the World game: its map, mode and every player's marks."""
 
-    map: GameMap
-    mode: Mode
+    map: "GameMap"
+    mode: "Mode"
     players: tuple[PlayerMarks, ...]
 
     @property
@@ -61,7 +61,7 @@ class TrekkingPlayer(NamedTuple):
 class TrekkingRecord(NamedTuple):
     """A Trekking the World game: the game's data, the players and the end trigger in force."""
 
-    game: Trekking
+    game: "Trekking"
     players: tuple[TrekkingPlayer, ...]
     end_trigger: int
 
@@ -84,7 +84,7 @@ class GlobePlayer(NamedTuple):
 class GlobetrottingRecord(NamedTuple):
     """A Globetrotting game (2-4 players): the game's data and the players."""
 
-    game: Globetrotting
+    game: "Globetrotting"
     players: tuple[GlobePlayer, ...]
 
     @property
@@ -106,7 +106,7 @@ class WereldstedenRecord(NamedTuple):
     ``source`` names the game file, for the message when the record shows two winners.
     """
 
-    game: Wereldsteden
+    game: "Wereldsteden"
     players: tuple[WereldstedenPlayer, ...]
     variant: bool = False
     source: str = ""

@@ -1,7 +1,5 @@
 """The shape every game's scoring returns: sections with reasons, totals, winners."""
 
-from __future__ import annotations
-
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any, Literal, NamedTuple
 
