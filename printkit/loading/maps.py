@@ -6,8 +6,6 @@ the four maps share). Every problem in a file is reported at once, each line
 column. See docs/maps.md for the format.
 """
 
-from __future__ import annotations
-
 import os
 from collections.abc import Callable
 from pathlib import Path

@@ -8,8 +8,6 @@ rules module defines only its own schema (``to_state`` / ``from_state``); a
 ``printkit turns next`` reads a state file and nothing else.
 """
 
-from __future__ import annotations
-
 import json
 import os
 from collections.abc import Callable

@@ -4,8 +4,6 @@ Distances count routes (edges) on the map's whole graph, drawn or not, as the
 rulings say for tie-breaks and blocked travel.
 """
 
-from __future__ import annotations
-
 from collections import deque
 from collections.abc import Iterable, Sequence
 from typing import NamedTuple
