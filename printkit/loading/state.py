@@ -30,7 +30,7 @@ def read_state(path: str | os.PathLike[str], kind: str, version: str = __version
     except FileProblem as exc:
         raise StateError(f"{p}: no saved game here" if exc.missing else f"{p}: {exc.reason}") from None
     try:
-        state = parse_json(raw.decode("utf-8-sig"), p)
+        state = parse_json(raw.decode("utf-8").removeprefix("\ufeff"), p)  # "utf-8-sig" without its codec module
         if isinstance(state, dict):
             top_table(state, p)
     except UnicodeDecodeError:
