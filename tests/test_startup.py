@@ -134,7 +134,8 @@ def test_score_file_imports_only_what_scoring_uses() -> None:
     code, modules = loaded_after("score", str(ROOT / "tests" / "data" / "games" / "world-chris.toml"))
     assert code == 0 and "printkit.rules.atw" in modules  # the probe did score the game
     # json only writes records or --json, difflib only suggests a misspelt key; no sheet, no backend
-    off = ["json", "difflib", "printkit.layout", "printkit.sheets", "printkit.backends", "reportlab", "PIL", "numpy"]
+    off = ["json", "difflib", "encodings.utf_8_sig", "printkit.layout", "printkit.sheets", "printkit.backends",
+           "reportlab", "PIL", "numpy"]
     assert [m for m in off if any(n == m or n.startswith(m + ".") for n in modules)] == []
 
 
@@ -155,3 +156,22 @@ def test_rendering_runs_with_the_collector_on(tmp_path: Path) -> None:
     assert doc["code"] == 0 and doc["collections"] > 0 and doc["collecting"] is True
     doc = probe("render", "map", "world", "-o", str(tmp_path / "w2.pdf"), gc_off=True)
     assert doc["code"] == 0 and doc["collections"] == 0 and doc["collecting"] is False
+
+
+def test_text_is_decoded_as_utf_8_sig_decodes_it() -> None:
+    # the light path drops a BOM by hand: the same text, and the same error at the same place, as "utf-8-sig"
+    import itertools
+
+    from printkit.loading.text import utf8_text
+
+    def outcome(decode: Any, raw: bytes) -> tuple[object, ...]:
+        try:
+            return ("text", decode(raw))
+        except UnicodeDecodeError as exc:
+            return ("error", exc.start, exc.end, exc.reason)
+
+    atoms = [b"\xef\xbb\xbf", b"\xef", b"\xbb", b"a", b"\n", b"\xff", b"\xc3\xa9", b"\xc3"]
+    for k in range(0, 4):
+        for combo in itertools.product(atoms, repeat=k):
+            raw = b"".join(combo)
+            assert outcome(utf8_text, raw) == outcome(lambda b: b.decode("utf-8-sig"), raw), raw
