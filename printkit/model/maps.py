@@ -200,10 +200,15 @@ class GameMap:
     explore_key: str
     iconic_table: tuple[int, ...] = ()
     source: str = ""
-    _city_index: dict[str, City] = field(default_factory=dict, compare=False, repr=False)
+    # built by __post_init__ from the cities, fresh for every map (init=False: dataclasses.replace makes new ones)
+    _city_index: dict[str, City] = field(default_factory=dict, init=False, compare=False, repr=False)
+    _region_index: dict[str | None, tuple[City, ...]] = field(default_factory=dict, init=False, compare=False,
+                                                              repr=False)
 
     def __post_init__(self) -> None:
         self._city_index.update({c.id: c for c in self.cities})
+        for c in self.cities:  # every region's cities, in file order (scoring asks for them per player)
+            self._region_index[c.region] = (*self._region_index.get(c.region, ()), c)
 
     def city(self, city_id: str) -> City:
         """The city with this id (KeyError if absent)."""
@@ -218,7 +223,7 @@ class GameMap:
 
     def region_cities(self, region_id: str) -> tuple[City, ...]:
         """Cities of a region, in file order."""
-        return tuple(c for c in self.cities if c.region == region_id)
+        return self._region_index.get(region_id, ())
 
     def every_region_visited(self, visited: Mapping[str, int]) -> bool:
         """Whether every region has at least ``end_cities_per_region`` cities visited (the end condition)."""
