@@ -5,7 +5,7 @@ A record is what a game file says, checked against the game's data by
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import TYPE_CHECKING, NamedTuple
 
 # Annotations are evaluated (typing.NamedTuple compiles every string annotation): only the names imported
@@ -15,13 +15,16 @@ if TYPE_CHECKING:  # annotations only: `printkit turns` imports the rules withou
     from printkit.model.maps import GameMap, Mode, Track
 
 
-@dataclass(frozen=True)
-class PlayerMarks:
+NO_MARKS: Mapping[str, Mapping[str, int]] = MappingProxyType({})  # read-only empty defaults, shared safely
+NO_VISITS: Mapping[str, int] = MappingProxyType({})
+
+
+class PlayerMarks(NamedTuple):
     """One player's finished Around the World sheet: marks per track and kind, places visited."""
 
     name: str
-    marks: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
-    visited: Mapping[str, int] = field(default_factory=dict)
+    marks: Mapping[str, Mapping[str, int]] = NO_MARKS
+    visited: Mapping[str, int] = NO_VISITS
     iconic: int = 0
     returned: bool = False
     finished_turn: int | None = None
@@ -29,7 +32,7 @@ class PlayerMarks:
     start_city: str | None = None
     final_city: str | None = None
 
-    def count(self, track: "Track", kind_id: str) -> int:
+    def marks_in(self, track: "Track", kind_id: str) -> int:
         """Marks in one row of a track (0 when not given)."""
         return self.marks.get(track.id, {}).get(kind_id, 0)
 
