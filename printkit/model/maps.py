@@ -4,15 +4,16 @@ A map is regions, cities and routes, plus the scoring sections printed beside
 it. Every section of marks is a :class:`Track`: one row per kind (a souvenir,
 a sight, an animal), one column per level (1st mark, 2nd mark, ...).
 
-The parts are typed ``NamedTuple``s, immutable; :class:`GameMap` and
-:class:`Projection` are frozen dataclasses (``dataclasses.replace`` is used on
-them). Annotations are evaluated (no ``from __future__ import annotations``):
+The parts and :class:`GameMap` are typed ``NamedTuple``s, immutable (change
+one with ``._replace``); :class:`Projection` is a frozen dataclass
+(``layout.geo`` uses ``dataclasses.replace`` on it). Annotations are evaluated (no ``from __future__ import annotations``):
 ``typing.NamedTuple`` compiles every string annotation, and building these
 classes is on the way of every command that loads a map.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from functools import cached_property
 from typing import Any, Literal, NamedTuple
 
 from printkit.model.dice import Dice as Dice  # its own module (fast start); re-exported for GameMap.dice
@@ -170,15 +171,8 @@ class Projection:
     insets: tuple[Inset, ...] = ()
 
 
-@dataclass(frozen=True)
-class GameMap:
-    """A whole Around the World map: board, sections and end condition.
-
-    ``title`` is the printed title (``Around the US in 15 Minutes``), ``series``
-    the game's (``Around the World in 15 Minutes``); multiplayer is for
-    ``min_multiplayer``..``max_multiplayer`` players; ``explore_key`` is what a
-    game file calls a player's Explore marks (``sights`` or ``animals``).
-    """
+class _MapFields(NamedTuple):
+    """The fields of a :class:`GameMap`, in order."""
 
     id: str
     name: str
@@ -200,15 +194,29 @@ class GameMap:
     explore_key: str
     iconic_table: tuple[int, ...] = ()
     source: str = ""
-    # built by __post_init__ from the cities, fresh for every map (init=False: dataclasses.replace makes new ones)
-    _city_index: dict[str, City] = field(default_factory=dict, init=False, compare=False, repr=False)
-    _region_index: dict[str | None, tuple[City, ...]] = field(default_factory=dict, init=False, compare=False,
-                                                              repr=False)
 
-    def __post_init__(self) -> None:
-        self._city_index.update({c.id: c for c in self.cities})
+
+class GameMap(_MapFields):
+    """A whole Around the World map: board, sections and end condition.
+
+    ``title`` is the printed title (``Around the US in 15 Minutes``), ``series``
+    the game's (``Around the World in 15 Minutes``); multiplayer is for
+    ``min_multiplayer``..``max_multiplayer`` players; ``explore_key`` is what a
+    game file calls a player's Explore marks (``sights`` or ``animals``).
+    A named tuple of :class:`_MapFields` (change one with ``._replace``) whose
+    city and region indexes are built on first use, once per map.
+    """
+
+    @cached_property
+    def _city_index(self) -> dict[str, City]:
+        return {c.id: c for c in self.cities}
+
+    @cached_property
+    def _region_index(self) -> dict[str | None, tuple[City, ...]]:
+        index: dict[str | None, tuple[City, ...]] = {}
         for c in self.cities:  # every region's cities, in file order (scoring asks for them per player)
-            self._region_index[c.region] = (*self._region_index.get(c.region, ()), c)
+            index[c.region] = (*index.get(c.region, ()), c)
+        return index
 
     def city(self, city_id: str) -> City:
         """The city with this id (KeyError if absent)."""
