@@ -176,11 +176,14 @@ def remove_stale_temps(folder: FilePath, names: str, max_age: float = STALE_TEMP
 
     Returns how many were removed; a file that cannot be removed is left.
     """
-    pattern = re.compile(rf"\.(?:{names})\.{_RANDOM_PART}{re.escape(TEMP_SUFFIX)}")
+    pattern: re.Pattern[str] | None = None  # compiled only when a name may match: most folders have no temp file
     now = time.time()
     removed = 0
     with contextlib.suppress(OSError), os.scandir(folder) as entries:
         for entry in entries:
+            if not (entry.name.startswith(".") and entry.name.endswith(TEMP_SUFFIX)):
+                continue
+            pattern = pattern or re.compile(rf"\.(?:{names})\.{_RANDOM_PART}{re.escape(TEMP_SUFFIX)}")
             with contextlib.suppress(OSError):
                 if (pattern.fullmatch(entry.name) and entry.is_file(follow_symlinks=False)
                         and now - entry.stat(follow_symlinks=False).st_mtime > max_age):

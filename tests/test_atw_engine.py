@@ -340,7 +340,7 @@ def test_no_legal_sheet_crashes_the_engine(field: list[PlayerMarks], mode: Mode)
 def test_one_more_legal_mark_never_lowers_collect_or_explore(
     me: PlayerMarks, other: PlayerMarks, track: Track, data: st.DataObject
 ) -> None:
-    open_rows = [k for k in track.kind_ids if me.count(track, k) < track.boxes]
+    open_rows = [k for k in track.kind_ids if me.marks_in(track, k) < track.boxes]
     assume(open_rows)
     kind = data.draw(st.sampled_from(open_rows))
     marks = {t: dict(v) for t, v in me.marks.items()}

@@ -48,8 +48,8 @@ def test_trekking_score_pad_from_a_fixture_game() -> None:
 
 def test_turn_tracker_and_score_pad_from_a_fixture_map() -> None:
     world = load_map("world")
-    tiny = replace(world, name="Around Tiny", title="Around Tiny in 15 Minutes", speed_bonus=7, solo=SoloRules(12, world.solo.ratings),
-                   collect=replace(world.collect, name="Gather"))
+    tiny = world._replace(name="Around Tiny", title="Around Tiny in 15 Minutes", speed_bonus=7,
+                          solo=SoloRules(12, world.solo.ratings), collect=world.collect._replace(name="Gather"))
     tracker = atw.SHEETS["tracker"](tiny, [], "a4")
     shown = texts(tracker)
     assert "Around Tiny in 15 Minutes - solo and party mode" in shown

@@ -63,3 +63,14 @@ def test_a_remembered_map_that_becomes_a_folder_or_disappears_is_an_error(tmp_pa
     path.mkdir()
     with pytest.raises(Exception, match="is a folder, not a file"):
         maps.load_map(str(path))
+
+
+def test_a_map_changed_with_replace_leaves_the_remembered_map_as_it_was() -> None:
+    world = maps.load_map("world")
+    regions = {r.id: world.region_cities(r.id) for r in world.regions}
+    first_three = world.cities[:3]
+    small = world._replace(cities=first_three)
+    assert {r.id: world.region_cities(r.id) for r in world.regions} == regions  # its indexes are its own
+    assert maps.load_map("world").region_cities(first_three[0].region or "") == regions[first_three[0].region or ""]
+    assert small.region_cities(first_three[0].region or "") == tuple(c for c in first_three if c.region == first_three[0].region)
+    assert small.find_city(world.cities[-1].id) is None and world.find_city(world.cities[-1].id) == world.cities[-1]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import io
 
 import pytest
@@ -56,7 +55,7 @@ def test_world_and_europe_score_pads_hold_three_games_a_page(subject: str, paper
 
 
 def test_score_pad_player_limit_comes_from_the_map() -> None:
-    world = dataclasses.replace(load_map("world"), max_multiplayer=4)
+    world = load_map("world")._replace(max_multiplayer=4)
     doc = scorepad.build(world, [f"P{i}" for i in range(1, 6)], "a4")
     assert len(doc.pages) == 2  # 4 columns a page: P1-P4, then P5
     shown = [t.text for t in flatten(doc.pages[0].items, doc.forms) if isinstance(t, Text)]

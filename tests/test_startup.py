@@ -7,6 +7,7 @@ import os
 import subprocess
 import sys
 from pathlib import Path
+from typing import Any
 
 import pytest
 from click.testing import CliRunner
@@ -20,29 +21,42 @@ HEAVY = [
     "cv2", "numpy", "zxingcpp", "segno", "printkit.scan",
 ]
 SCAN = ["cv2", "numpy", "zxingcpp", "printkit.scan"]
-LIGHT_PATH_OFF = ["pathlib", "urllib", "ipaddress", "tempfile"]
-"""Not heavy, but 2.5 ms that `roll` and the turn commands do without (os.path instead)."""
+LIGHT_PATH_OFF = ["pathlib", "urllib", "ipaddress", "tempfile", "encodings.utf_8_sig"]
+"""Not heavy, but 2.5 ms that `roll` and the turn commands do without (os.path instead; a state file's BOM by hand)."""
 
-# Run the CLI in a fresh interpreter, then report which modules got imported.
+# Run the CLI in a fresh interpreter, then report which modules got imported and how many
+# garbage collections ran inside main() (PROBE_GC_OFF=1: the collector is off before main()).
 PROBE = """
-import sys
+import gc, os, sys
+if os.environ.get("PROBE_GC_OFF"):
+    gc.disable()
 from printkit.cli import main
+before = sum(s["collections"] for s in gc.get_stats())
 try:
     main(sys.argv[1:])
 except SystemExit as exc:
     code = exc.code
 else:
     code = 0
+collections = sum(s["collections"] for s in gc.get_stats()) - before
+collecting = gc.isenabled()
 modules = sorted(sys.modules)
 import json
-print(json.dumps({"code": code, "modules": modules}))
+print(json.dumps({"code": code, "modules": modules, "collections": collections, "collecting": collecting}))
 """
 
 
-def loaded_after(*args: str) -> tuple[int, list[str]]:
+def probe(*args: str, gc_off: bool = False) -> dict[str, Any]:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(ROOT), os.environ.get("PYTHONPATH", "")])}
+    if gc_off:
+        env["PROBE_GC_OFF"] = "1"
     proc = subprocess.run([sys.executable, "-c", PROBE, *args], env=env, capture_output=True, text=True, check=True)
-    doc = json.loads(proc.stdout.splitlines()[-1])
+    doc: dict[str, Any] = json.loads(proc.stdout.splitlines()[-1])
+    return doc
+
+
+def loaded_after(*args: str) -> tuple[int, list[str]]:
+    doc = probe(*args)
     return doc["code"], doc["modules"]
 
 
@@ -114,3 +128,50 @@ def test_paths_are_written_as_pathlib_writes_them(tmp_path: Path) -> None:
     (tmp_path / "f").write_text("x")
     for name in ("f", "missing", "f/below", ""):
         assert (file_mode(tmp_path / name) is not None) == (tmp_path / name).exists(), name
+
+
+def test_score_file_imports_only_what_scoring_uses() -> None:
+    code, modules = loaded_after("score", str(ROOT / "tests" / "data" / "games" / "world-chris.toml"))
+    assert code == 0 and "printkit.rules.atw" in modules  # the probe did score the game
+    # json only writes records or --json, difflib only suggests a misspelt key; no sheet, no backend
+    off = ["json", "difflib", "encodings.utf_8_sig", "printkit.layout", "printkit.sheets", "printkit.backends",
+           "reportlab", "PIL", "numpy"]
+    assert [m for m in off if any(n == m or n.startswith(m + ".") for n in modules)] == []
+
+
+def test_short_commands_run_without_garbage_collections(tmp_path: Path) -> None:
+    # start-up makes no garbage cycles: the collector is paused through a short command, and on again after it
+    state = tmp_path / "game.json"
+    assert CliRunner().invoke(cli, ["turns", "start", "--players", "Ann,Bo", "--seed", "1", "--state", str(state)]).exit_code == 0
+    game = str(ROOT / "tests" / "data" / "games" / "world-chris.toml")
+    for args in (["roll", "--seed", "1"], ["turns", "next", "--state", str(state)], ["score", game], ["--help"]):
+        doc = probe(*args)
+        assert (doc["code"], doc["collections"], doc["collecting"]) == (0, 0, True), args
+    doc = probe("roll", "--seed", "1", gc_off=True)  # a caller's collector that was off stays off
+    assert (doc["code"], doc["collections"], doc["collecting"]) == (0, 0, False)
+
+
+def test_rendering_runs_with_the_collector_on(tmp_path: Path) -> None:
+    doc = probe("render", "map", "world", "-o", str(tmp_path / "w.pdf"))
+    assert doc["code"] == 0 and doc["collections"] > 0 and doc["collecting"] is True
+    doc = probe("render", "map", "world", "-o", str(tmp_path / "w2.pdf"), gc_off=True)
+    assert doc["code"] == 0 and doc["collections"] == 0 and doc["collecting"] is False
+
+
+def test_text_is_decoded_as_utf_8_sig_decodes_it() -> None:
+    # the light path drops a BOM by hand: the same text, and the same error at the same place, as "utf-8-sig"
+    import itertools
+
+    from printkit.loading.text import utf8_text
+
+    def outcome(decode: Any, raw: bytes) -> tuple[object, ...]:
+        try:
+            return ("text", decode(raw))
+        except UnicodeDecodeError as exc:
+            return ("error", exc.start, exc.end, exc.reason)
+
+    atoms = [b"\xef\xbb\xbf", b"\xef", b"\xbb", b"a", b"\n", b"\xff", b"\xc3\xa9", b"\xc3"]
+    for k in range(0, 4):
+        for combo in itertools.product(atoms, repeat=k):
+            raw = b"".join(combo)
+            assert outcome(utf8_text, raw) == outcome(lambda b: b.decode("utf-8-sig"), raw), raw

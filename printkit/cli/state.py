@@ -8,8 +8,6 @@ and replaces the saved game through :class:`printkit.loading.state.StateFile`
 next`` imports this module.
 """
 
-from __future__ import annotations
-
 import contextlib
 from collections.abc import Callable, Iterator
 from functools import lru_cache
@@ -57,7 +55,7 @@ class Companion(NamedTuple):
         """`` --state PATH`` to repeat in a suggested command, or nothing for the default file."""
         return "" if path == self.default else f" --state {path}"
 
-    def at(self, path: str, dump: Callable[[T], dict[str, Any]], load: Callable[[dict[str, Any], str], T]) -> Saved[T]:
+    def at(self, path: str, dump: Callable[[T], dict[str, Any]], load: Callable[[dict[str, Any], str], T]) -> "Saved[T]":
         """The game saved at ``path``, read and written with this schema."""
         return Saved(StateFile(self.kind, dump, load), path, f"{self.missing} `{self.start}{self.flag(path)}`")
 

@@ -7,7 +7,6 @@ in the shared :class:`Problems` list and returns ``None``.
 
 from __future__ import annotations
 
-import difflib
 import re
 from collections.abc import Iterable, Sequence
 from typing import Any
@@ -82,6 +81,8 @@ class Reader:
         for key in table:
             if key in allowed:
                 continue
+            import difflib  # here: only a misspelt key needs it
+
             close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.75)
             hint = f"did you mean {close[0]!r}?" if close else f"expected one of: {', '.join(allowed)}"
             self.problem(join(path, key), f"unknown key ({hint})")

@@ -6,13 +6,10 @@ the four maps share). Every problem in a file is reported at once, each line
 column. See docs/maps.md for the format.
 """
 
-from __future__ import annotations
-
 import os
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from printkit.errors import DataError, UnknownMapError
 from printkit.loading.checks import check_map, raw_count
@@ -48,8 +45,7 @@ SOLO_KEYS = ("turns", "ratings")
 ReaderFor = Callable[[str], Reader]
 
 
-@dataclass(frozen=True)
-class SharedFacts:
+class SharedFacts(NamedTuple):
     """What the four maps share beside their tracks: titles, player counts, dice, record keys."""
 
     title: str

@@ -8,8 +8,6 @@ rules module defines only its own schema (``to_state`` / ``from_state``); a
 ``printkit turns next`` reads a state file and nothing else.
 """
 
-from __future__ import annotations
-
 import json
 import os
 from collections.abc import Callable
@@ -18,7 +16,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 from printkit import __version__
 from printkit.errors import DataError, StateError
 from printkit.files import atomic_write, file_mode, path_text
-from printkit.loading.text import FileProblem, parse_json, read_bytes, top_table
+from printkit.loading.text import FileProblem, parse_json, read_bytes, top_table, utf8_text
 
 STATE_FORMAT = 1
 T = TypeVar("T")
@@ -32,7 +30,7 @@ def read_state(path: str | os.PathLike[str], kind: str, version: str = __version
     except FileProblem as exc:
         raise StateError(f"{p}: no saved game here" if exc.missing else f"{p}: {exc.reason}") from None
     try:
-        state = parse_json(raw.decode("utf-8-sig"), p)
+        state = parse_json(utf8_text(raw), p)
         if isinstance(state, dict):
             top_table(state, p)
     except UnicodeDecodeError:

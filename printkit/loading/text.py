@@ -133,10 +133,15 @@ def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
     return decode(*read_source(path))
 
 
+def utf8_text(raw: bytes) -> str:
+    """``raw.decode("utf-8-sig")``: UTF-8 with a leading BOM dropped, without importing that codec's module."""
+    return (raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw).decode("utf-8")
+
+
 def decode(raw: bytes, source: str) -> tuple[str, str]:
     """The UTF-8 text of a file's bytes (a BOM dropped) and its name; DataError if not UTF-8."""
     try:
-        return raw.decode("utf-8-sig"), source
+        return utf8_text(raw), source
     except UnicodeDecodeError as exc:
         line = raw[: exc.start].count(b"\n") + 1
         raise DataError([f"{source}: line {line}: not UTF-8 text (save the file as UTF-8)"]) from None

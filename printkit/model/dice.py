@@ -4,8 +4,6 @@ A module of its own (not :mod:`printkit.model.maps`) so that ``printkit roll``
 and ``printkit turns next`` can use it without loading the map model.
 """
 
-from __future__ import annotations
-
 from typing import NamedTuple
 
 

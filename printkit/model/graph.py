@@ -4,11 +4,9 @@ Distances count routes (edges) on the map's whole graph, drawn or not, as the
 rulings say for tie-breaks and blocked travel.
 """
 
-from __future__ import annotations
-
 from collections import deque
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from printkit.model.maps import GameMap, Route
 
@@ -67,8 +65,7 @@ def nearest_open(m: GameMap, city: str, used: Iterable[Route]) -> list[str]:
     return [cid for d, cid in reachable if d == best]
 
 
-@dataclass(frozen=True)
-class RouteCheck:
+class RouteCheck(NamedTuple):
     """The result of checking a drawn route; ``visited``/``used`` cover its valid part.
 
     ``bad_index`` is the position in the sequence of the first bad city
@@ -80,7 +77,7 @@ class RouteCheck:
     used: tuple[Route, ...]
     bad_index: int | None = None
     message: str = ""
-    cities: tuple[str, ...] = field(default=())
+    cities: tuple[str, ...] = ()
 
     @property
     def current(self) -> str | None:

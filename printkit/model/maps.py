@@ -3,13 +3,18 @@
 A map is regions, cities and routes, plus the scoring sections printed beside
 it. Every section of marks is a :class:`Track`: one row per kind (a souvenir,
 a sight, an animal), one column per level (1st mark, 2nd mark, ...).
+
+The parts and :class:`GameMap` are typed ``NamedTuple``s, immutable (change
+one with ``._replace``); :class:`Projection` is a frozen dataclass
+(``layout.geo`` uses ``dataclasses.replace`` on it). Annotations are evaluated (no ``from __future__ import annotations``):
+``typing.NamedTuple`` compiles every string annotation, and building these
+classes is on the way of every command that loads a map.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from dataclasses import dataclass
+from functools import cached_property
+from typing import Any, Literal, NamedTuple
 
 from printkit.model.dice import Dice as Dice  # its own module (fast start); re-exported for GameMap.dice
 
@@ -17,8 +22,7 @@ RegionScoringMode = Literal["table", "per_region", "majority"]
 Mode = Literal["multiplayer", "solo", "party"]
 
 
-@dataclass(frozen=True)
-class Kind:
+class Kind(NamedTuple):
     """One kind of mark: a souvenir, sight or animal type, drawn with an icon."""
 
     id: str
@@ -26,16 +30,14 @@ class Kind:
     icon: str
 
 
-@dataclass(frozen=True)
-class Majority:
+class Majority(NamedTuple):
     """Bonus per kind for the player with strictly most marks, or each tied player."""
 
     most: int
     tied: int
 
 
-@dataclass(frozen=True)
-class Track:
+class Track(NamedTuple):
     """A scoring section of rows (kinds) by columns (levels).
 
     ``row_points[m]`` is what a row with ``m`` marks scores (length ``boxes + 1``);
@@ -67,8 +69,7 @@ class Track:
         return tuple(k.id for k in self.kinds)
 
 
-@dataclass(frozen=True)
-class Region:
+class Region(NamedTuple):
     """A region: its cities' souvenirs and (Europe) its majority reward."""
 
     id: str
@@ -77,8 +78,7 @@ class Region:
     reward: int | None = None
 
 
-@dataclass(frozen=True)
-class City:
+class City(NamedTuple):
     """A city on the map; iconic cities belong to no region and show no sights."""
 
     id: str
@@ -95,8 +95,7 @@ class City:
         return not self.iconic
 
 
-@dataclass(frozen=True)
-class Route:
+class Route(NamedTuple):
     """An undirected route between two city ids (stored with a <= b)."""
 
     a: str
@@ -107,8 +106,7 @@ class Route:
         return self.b if city_id == self.a else self.a
 
 
-@dataclass(frozen=True)
-class RegionScoring:
+class RegionScoring(NamedTuple):
     """How visited regions score.
 
     ``table``: ``table[n]`` for n completed regions (World, South America);
@@ -124,16 +122,14 @@ class RegionScoring:
     tied: int = 0
 
 
-@dataclass(frozen=True)
-class Rating:
+class Rating(NamedTuple):
     """A solo/party rating title for totals of at least ``min_points``."""
 
     min_points: int
     title: str
 
 
-@dataclass(frozen=True)
-class SoloRules:
+class SoloRules(NamedTuple):
     """Solo/party mode: number of turns and the rating chart (best first)."""
 
     turns: int
@@ -147,8 +143,7 @@ class SoloRules:
         return self.ratings[-1].title
 
 
-@dataclass(frozen=True)
-class Inset:
+class Inset(NamedTuple):
     """A far-off area (Alaska, Hawaii) drawn in its own small box on the map.
 
     ``bounds`` is the lon/lat area it shows (lon_min, lat_min, lon_max, lat_max);
@@ -176,15 +171,8 @@ class Projection:
     insets: tuple[Inset, ...] = ()
 
 
-@dataclass(frozen=True)
-class GameMap:
-    """A whole Around the World map: board, sections and end condition.
-
-    ``title`` is the printed title (``Around the US in 15 Minutes``), ``series``
-    the game's (``Around the World in 15 Minutes``); multiplayer is for
-    ``min_multiplayer``..``max_multiplayer`` players; ``explore_key`` is what a
-    game file calls a player's Explore marks (``sights`` or ``animals``).
-    """
+class _MapFields(NamedTuple):
+    """The fields of a :class:`GameMap`, in order."""
 
     id: str
     name: str
@@ -206,10 +194,29 @@ class GameMap:
     explore_key: str
     iconic_table: tuple[int, ...] = ()
     source: str = ""
-    _city_index: dict[str, City] = field(default_factory=dict, compare=False, repr=False)
 
-    def __post_init__(self) -> None:
-        self._city_index.update({c.id: c for c in self.cities})
+
+class GameMap(_MapFields):
+    """A whole Around the World map: board, sections and end condition.
+
+    ``title`` is the printed title (``Around the US in 15 Minutes``), ``series``
+    the game's (``Around the World in 15 Minutes``); multiplayer is for
+    ``min_multiplayer``..``max_multiplayer`` players; ``explore_key`` is what a
+    game file calls a player's Explore marks (``sights`` or ``animals``).
+    A named tuple of :class:`_MapFields` (change one with ``._replace``) whose
+    city and region indexes are built on first use, once per map.
+    """
+
+    @cached_property
+    def _city_index(self) -> dict[str, City]:
+        return {c.id: c for c in self.cities}
+
+    @cached_property
+    def _region_index(self) -> dict[str | None, tuple[City, ...]]:
+        index: dict[str | None, tuple[City, ...]] = {}
+        for c in self.cities:  # every region's cities, in file order (scoring asks for them per player)
+            index[c.region] = (*index.get(c.region, ()), c)
+        return index
 
     def city(self, city_id: str) -> City:
         """The city with this id (KeyError if absent)."""
@@ -224,7 +231,7 @@ class GameMap:
 
     def region_cities(self, region_id: str) -> tuple[City, ...]:
         """Cities of a region, in file order."""
-        return tuple(c for c in self.cities if c.region == region_id)
+        return self._region_index.get(region_id, ())
 
     def every_region_visited(self, visited: Mapping[str, int]) -> bool:
         """Whether every region has at least ``end_cities_per_region`` cities visited (the end condition)."""

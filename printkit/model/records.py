@@ -4,24 +4,27 @@ A record is what a game file says, checked against the game's data by
 :mod:`printkit.loading.records`; :mod:`printkit.rules` scores it.
 """
 
-from __future__ import annotations
-
 from collections.abc import Mapping
-from dataclasses import dataclass, field
-from typing import TYPE_CHECKING
+from types import MappingProxyType
+from typing import TYPE_CHECKING, NamedTuple
 
+# Annotations are evaluated (typing.NamedTuple compiles every string annotation): only the names imported
+# for annotations alone are quoted.
 if TYPE_CHECKING:  # annotations only: `printkit turns` imports the rules without the map model
     from printkit.model.games import Globetrotting, Trekking, Wereldsteden
     from printkit.model.maps import GameMap, Mode, Track
 
 
-@dataclass(frozen=True)
-class PlayerMarks:
+NO_MARKS: Mapping[str, Mapping[str, int]] = MappingProxyType({})  # read-only empty defaults, shared safely
+NO_VISITS: Mapping[str, int] = MappingProxyType({})
+
+
+class PlayerMarks(NamedTuple):
     """One player's finished Around the World sheet: marks per track and kind, places visited."""
 
     name: str
-    marks: Mapping[str, Mapping[str, int]] = field(default_factory=dict)
-    visited: Mapping[str, int] = field(default_factory=dict)
+    marks: Mapping[str, Mapping[str, int]] = NO_MARKS
+    visited: Mapping[str, int] = NO_VISITS
     iconic: int = 0
     returned: bool = False
     finished_turn: int | None = None
@@ -29,17 +32,16 @@ class PlayerMarks:
     start_city: str | None = None
     final_city: str | None = None
 
-    def count(self, track: Track, kind_id: str) -> int:
+    def marks_in(self, track: "Track", kind_id: str) -> int:
         """Marks in one row of a track (0 when not given)."""
         return self.marks.get(track.id, {}).get(kind_id, 0)
 
 
-@dataclass(frozen=True)
-class AtwRecord:
+class AtwRecord(NamedTuple):
     """An Around the World game: its map, mode and every player's marks."""
 
-    map: GameMap
-    mode: Mode
+    map: "GameMap"
+    mode: "Mode"
     players: tuple[PlayerMarks, ...]
 
     @property
@@ -48,8 +50,7 @@ class AtwRecord:
         return self.map.title
 
 
-@dataclass(frozen=True)
-class TrekkingPlayer:
+class TrekkingPlayer(NamedTuple):
     """One player's end-of-game values; ``suitcase_columns`` None means points given directly."""
 
     name: str
@@ -60,11 +61,10 @@ class TrekkingPlayer:
     money: int
 
 
-@dataclass(frozen=True)
-class TrekkingRecord:
+class TrekkingRecord(NamedTuple):
     """A Trekking the World game: the game's data, the players and the end trigger in force."""
 
-    game: Trekking
+    game: "Trekking"
     players: tuple[TrekkingPlayer, ...]
     end_trigger: int
 
@@ -74,8 +74,7 @@ class TrekkingRecord:
         return self.game.name
 
 
-@dataclass(frozen=True)
-class GlobePlayer:
+class GlobePlayer(NamedTuple):
     """One player's passport: total airfare, objective turns, bucket points, season marks."""
 
     name: str
@@ -85,11 +84,10 @@ class GlobePlayer:
     marks: int
 
 
-@dataclass(frozen=True)
-class GlobetrottingRecord:
+class GlobetrottingRecord(NamedTuple):
     """A Globetrotting game (2-4 players): the game's data and the players."""
 
-    game: Globetrotting
+    game: "Globetrotting"
     players: tuple[GlobePlayer, ...]
 
     @property
@@ -98,22 +96,20 @@ class GlobetrottingRecord:
         return self.game.name
 
 
-@dataclass(frozen=True)
-class WereldstedenPlayer:
+class WereldstedenPlayer(NamedTuple):
     """One player's winning tiles taken, by tile id (duplicates included)."""
 
     name: str
     tiles: tuple[str, ...]
 
 
-@dataclass(frozen=True)
-class WereldstedenRecord:
+class WereldstedenRecord(NamedTuple):
     """A Wereldsteden game: the game's data, the players and whether the 8-tile variant is played.
 
     ``source`` names the game file, for the message when the record shows two winners.
     """
 
-    game: Wereldsteden
+    game: "Wereldsteden"
     players: tuple[WereldstedenPlayer, ...]
     variant: bool = False
     source: str = ""

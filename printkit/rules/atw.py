@@ -51,7 +51,7 @@ def score_track(
     track: Track, player: PlayerMarks, field_: Sequence[PlayerMarks], mode: Mode
 ) -> tuple[int, str]:
     """Points and reason for one track: rows, full columns, majority and first bonuses."""
-    counts = {k: player.count(track, k) for k in track.kind_ids}
+    counts = {k: player.marks_in(track, k) for k in track.kind_ids}
     total = 0
     parts: list[str] = []
     for i, kind in enumerate(track.kinds):
@@ -66,7 +66,7 @@ def score_track(
         parts.append(f"{plural(cols, 'full column')} = {cols * track.column_points}")
     if track.majority is not None and mode == "multiplayer":
         for kind in track.kinds:
-            others = [p.count(track, kind.id) for p in field_ if p is not player]
+            others = [p.marks_in(track, kind.id) for p in field_ if p is not player]
             pts, how = majority_bonus(track, kind.id, counts[kind.id], others)
             if pts:
                 total += pts
@@ -263,7 +263,7 @@ def first_warnings(m: GameMap, mode: Mode, players: Sequence[PlayerMarks]) -> tu
     out = []
     for track in m.tracks:
         for kind in track.kinds if track.first_bonus else ():
-            marked = [p.name for p in players if p.count(track, kind.id) >= 1]
+            marked = [p.name for p in players if p.marks_in(track, kind.id) >= 1]
             if len(marked) >= 2 and not any(kind.id in p.first for p in players):
                 out.append(f"{kind.name} is marked by {join_names(marked)}, but nobody has it in first_rare "
                            f"(the first to mark it scores +{track.first_bonus}: add it to that player's first_rare)")

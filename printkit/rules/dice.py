@@ -10,15 +10,13 @@ tracked game are derived from ``(seed, turn)`` (see :func:`turn_roll`), so
 the same seed always gives the same turns, also after an undo.
 """
 
-from __future__ import annotations
-
 import random
 from typing import TYPE_CHECKING, NamedTuple
 
+from printkit.model.dice import Dice
+
 if TYPE_CHECKING:  # fractions imports decimal: only load it when odds are asked for
     from fractions import Fraction
-
-    from printkit.model.dice import Dice
 
 
 def outcome_text(table: Dice, a: int, b: int) -> str:
@@ -98,7 +96,7 @@ def outcome_key(r: Roll) -> str:
     return f"{first}+{second}"
 
 
-def outcome_probabilities(table: Dice) -> dict[str, Fraction]:
+def outcome_probabilities(table: Dice) -> "dict[str, Fraction]":
     """Exact probability of each unordered outcome (sum 1)."""
     from fractions import Fraction
 
@@ -111,7 +109,7 @@ def outcome_probabilities(table: Dice) -> dict[str, Fraction]:
     return odds
 
 
-def action_probability(table: Dice, action: str) -> Fraction:
+def action_probability(table: Dice, action: str) -> "Fraction":
     """Chance that one die calls for ``action`` (1/3 each on the bundled dice)."""
     from fractions import Fraction
 
@@ -120,7 +118,7 @@ def action_probability(table: Dice, action: str) -> Fraction:
     return Fraction(len(table.faces_of(action)), len(table.faces))
 
 
-def same_action_probability(table: Dice) -> Fraction:
+def same_action_probability(table: Dice) -> "Fraction":
     """Chance that both dice call for the same action in a turn (1/3 on the bundled dice)."""
     from fractions import Fraction
 

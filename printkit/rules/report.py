@@ -1,16 +1,12 @@
 """The shape every game's scoring returns: sections with reasons, totals, winners."""
 
-from __future__ import annotations
-
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, NamedTuple
 
 from printkit.model.words import join_names
 
 
-@dataclass(frozen=True)
-class Section:
+class Section(NamedTuple):
     """Points of one scoring section and the reason, e.g. ``1 full column = 5``."""
 
     key: str
@@ -19,8 +15,7 @@ class Section:
     reason: str
 
 
-@dataclass(frozen=True)
-class PlayerScore:
+class PlayerScore(NamedTuple):
     """One player's sections; ``rating`` is the solo/party title, if any."""
 
     name: str
@@ -33,8 +28,7 @@ class PlayerScore:
         return sum(s.points for s in self.sections)
 
 
-@dataclass(frozen=True)
-class GameScore:
+class GameScore(NamedTuple):
     """A scored game: every player, the winner(s) and how ties were broken."""
 
     game: str

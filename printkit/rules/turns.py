@@ -6,16 +6,14 @@ so undo just drops the last event, and every turn's dice come from
 ``dice.turn_roll(table, seed, turn)``: an undone turn rolls the same dice again.
 """
 
-from __future__ import annotations
-
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from printkit.errors import InputError, RuleError, corrupt_state
 from printkit.model.names import duplicate_problem, name_problem, plain
+from printkit.model.dice import Dice
 from printkit.rules.dice import Roll, turn_roll
 
 if TYPE_CHECKING:
-    from printkit.model.dice import Dice
     from printkit.model.maps import GameMap
 
 
@@ -65,7 +63,7 @@ class Event(NamedTuple):
         return Roll(*self.dice, table)
 
 
-def map_info(game_map: GameMap) -> MapInfo:
+def map_info(game_map: "GameMap") -> MapInfo:
     """The facts of a loaded map that a tracked game keeps."""
     ratings = tuple((r.min_points, r.title) for r in game_map.solo.ratings)
     return MapInfo(
@@ -85,7 +83,7 @@ def check_players(names: list[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
-def navigator_note(game_map: GameMap, players: int) -> str | None:
+def navigator_note(game_map: "GameMap", players: int) -> str | None:
     """The rulebook's Navigator for a multiplayer-sized group, in words; None for solo/party sizes."""
     low, high = game_map.min_multiplayer, game_map.max_multiplayer
     if not low <= players <= high:

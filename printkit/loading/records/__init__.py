@@ -7,7 +7,6 @@ table against the game's data and returns its typed record
 
 from __future__ import annotations
 
-import json
 import re
 from pathlib import Path
 from typing import Any
@@ -32,10 +31,14 @@ def load_record(path: str | Path) -> dict[str, Any]:
 
 
 def _toml_key(key: str) -> str:
+    import json  # here: reading and scoring a record (`printkit score FILE`) never writes one
+
     return key if re.fullmatch(r"[A-Za-z0-9_-]+", key) else json.dumps(key, ensure_ascii=False)
 
 
 def _toml_value(value: Any) -> str:
+    import json
+
     if isinstance(value, bool):
         return "true" if value else "false"
     if isinstance(value, (int, float)):
@@ -69,6 +72,8 @@ def dump_toml(doc: dict[str, Any]) -> str:
 
 def dump_record(doc: dict[str, Any], fmt: str) -> str:
     """A record as ``toml`` or ``json`` text, ready to save."""
+    import json
+
     if fmt == "json":
         return json.dumps(doc, indent=2, ensure_ascii=False) + "\n"
     return dump_toml(doc)

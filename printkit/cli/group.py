@@ -1,0 +1,165 @@
+"""The ``printkit`` group: a thin shell that loads each command on demand.
+
+Only the invoked command's module is imported, so ``printkit roll`` pays for
+Click and the dice, nothing else. Heavy libraries are imported inside the
+commands that use them. The group reports every :class:`PrintkitError` of
+every command the same way: ``Error: <line>`` per line on stderr, exit status
+``exc.exit_code``.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import importlib
+import os
+import re
+import sys
+from typing import Any, NoReturn
+
+import click
+
+from printkit import __version__
+from printkit.cli import COLLECTED, resume_collector
+from printkit.errors import PrintkitError
+
+# command name -> (module, attribute, one-line help shown by `printkit --help`)
+COMMANDS: dict[str, tuple[str, str, str]] = {
+    "maps": ("printkit.cli.maps_cmd", "maps", "List, show and validate map files."),
+    "render": ("printkit.cli.render_cmd", "render", "Render map sheets, trackers and score pads."),
+    "score": ("printkit.cli.score_cmd", "score", "Score a finished game and name the winner."),
+    "scan": ("printkit.cli.scan_cmd", "scan", "Score photos or scans of filled-in map sheets."),
+    "roll": ("printkit.cli.roll_cmd", "roll", "Roll the two solo/party dice."),
+    "turns": ("printkit.cli.turns_cmd", "turns", "Track a solo/party game turn by turn."),
+    "host": ("printkit.cli.host_cmd", "host", "Write an offline host screen (HTML)."),
+    "abby": ("printkit.cli.abby_cmd", "abby", "Play Globetrotting solo against Abby."),
+    "wereldsteden": ("printkit.cli.wereldsteden_cmd", "wereldsteden", "Deal Wereldsteden winning tiles."),
+}
+
+LONGEST_WORD = 300  # a run of this many characters without a blank, in a message, is a user's value: cut
+
+
+def clip(message: str) -> str:
+    """``message`` with every run of more than :data:`LONGEST_WORD` non-blank characters cut (``...``).
+
+    The net under every error printed: a 10,000-character name or path typed
+    as an argument is echoed shortened, whichever message quotes it.
+    """
+    return re.sub(rf"\S{{{LONGEST_WORD + 1},}}", lambda m: m[0][: LONGEST_WORD - 3] + "...", message)
+
+
+def clipped(exc: click.ClickException) -> click.ClickException:
+    """A Click error whose message quotes a very long value, again with the value cut (see :func:`clip`)."""
+    text = exc.format_message()
+    short = clip(text)
+    if short == text:
+        return exc
+    # a usage error stays one (exit 2, with its "Try --help" hint); any other Click error exits 1
+    return click.UsageError(short, exc.ctx) if isinstance(exc, click.UsageError) else click.ClickException(short)
+
+
+def report(exc: PrintkitError) -> NoReturn:
+    """Print ``Error: <line>`` per line of the error on stderr and exit with its status."""
+    for line in str(exc).splitlines() or [type(exc).__name__]:
+        click.echo(f"Error: {clip(line)}", err=True)
+    raise SystemExit(exc.exit_code) from None
+
+
+# errors of a write to stdout: a full disk, a closed pipe, a device gone
+STDOUT_ERRNOS = frozenset({errno.ENOSPC, errno.EPIPE, errno.EIO, errno.EFBIG, errno.EDQUOT, errno.EBADF})
+BROKEN_PIPE_STATUS = 141  # 128 + SIGPIPE, what a shell reports for `yes | head -1`
+
+
+def stdout_failed(exc: OSError) -> NoReturn:
+    """Stdout cannot take our output: say so once on stderr (exit 1); a closed pipe exits quietly with 141.
+
+    Printkit reports every failed file write as a PrintkitError naming the
+    file, so an OSError with no file name that reaches the group is stdout's.
+    Stdout is pointed at /dev/null so Python's final flush cannot fail again.
+    """
+    with contextlib.suppress(OSError, AttributeError, ValueError):
+        null = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(null, sys.stdout.fileno())
+        os.close(null)
+    if exc.errno == errno.EPIPE:
+        raise SystemExit(BROKEN_PIPE_STATUS) from None
+    click.echo(f"Error: cannot write to standard output: {exc.strerror or exc}", err=True)
+    raise SystemExit(1) from None
+
+
+def is_stdout_error(exc: OSError) -> bool:
+    """An OSError from writing to stdout (see :func:`stdout_failed`)."""
+    return exc.filename is None and exc.errno in STDOUT_ERRNOS
+
+
+class LazyGroup(click.Group):
+    """A group whose subcommands are imported only when used, and whose errors are reported in one place."""
+
+    def invoke(self, ctx: click.Context) -> Any:
+        """Run the chosen command; a PrintkitError from anywhere in it becomes ``Error: ...`` and its exit status."""
+        try:
+            result = super().invoke(ctx)
+            sys.stdout.flush()
+            return result
+        except PrintkitError as exc:
+            report(exc)
+        except click.ClickException as exc:
+            raise clipped(exc) from None
+        except OSError as exc:
+            if not is_stdout_error(exc):
+                raise
+            stdout_failed(exc)
+
+    def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
+                     **extra: Any) -> click.Context:
+        """Parse the group's own options; a usage error echoes what was typed shortened."""
+        try:
+            return super().make_context(info_name, args, parent, **extra)
+        except click.ClickException as exc:
+            raise clipped(exc) from None
+
+    def main(self, *args: Any, **kwargs: Any) -> Any:
+        """Run the group; a closed stdout is refused before anything runs, a failing one reported once."""
+        if sys.stdout is None:
+            click.echo("Error: standard output is closed; printkit prints its results there "
+                       "(redirect it to a file or to /dev/null instead)", err=True)
+            raise SystemExit(1)
+        try:
+            return super().main(*args, **kwargs)
+        except OSError as exc:
+            if not is_stdout_error(exc):
+                raise
+            stdout_failed(exc)
+
+    def list_commands(self, ctx: click.Context) -> list[str]:
+        """Every command name, in help order, without importing any."""
+        return list(COMMANDS)
+
+    def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
+        """Import and return one command (None for an unknown name)."""
+        spec = COMMANDS.get(cmd_name)
+        if spec is None:
+            return None
+        module = importlib.import_module(spec[0])
+        if cmd_name in COLLECTED:
+            resume_collector()
+        command: click.Command = getattr(module, spec[1])
+        return command
+
+    def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
+        """List the commands with their one-line help, importing none of them."""
+        rows = [(name, spec[2]) for name, spec in COMMANDS.items()]
+        with formatter.section("Commands"):
+            formatter.write_dl(rows)
+
+
+@click.group(cls=LazyGroup, context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="printkit")
+def cli() -> None:
+    """Print-and-play sheets and a table companion for travel games.
+
+    \b
+    Example:
+      printkit render map world --names "Ann,Bo,Cy"
+    """
+
