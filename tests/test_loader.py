@@ -239,3 +239,12 @@ def test_other_games_files_are_not_maps() -> None:
 
 def test_bundled_maps_order() -> None:
     assert bundled_maps() == ("world", "us", "europe", "south-america")
+
+
+def test_not_utf8_after_a_bom_names_the_right_line(tmp_path: Path) -> None:
+    # the decoder's offset counts from after the BOM: a bad byte just after a line break is on the next line
+    path = tmp_path / "bom.toml"
+    path.write_bytes(b"\xef\xbb\xbfa = 1\n\xff = 2\n")
+    with pytest.raises(DataError) as info:
+        read_toml(path)
+    assert info.value.problems == [f"{path}: line 2: not UTF-8 text (save the file as UTF-8)"]

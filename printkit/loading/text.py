@@ -133,9 +133,14 @@ def read_text(path: str | os.PathLike[str]) -> tuple[str, str]:
     return decode(*read_source(path))
 
 
+def _body(raw: bytes) -> bytes:
+    """A file's bytes without a leading UTF-8 BOM."""
+    return raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw
+
+
 def utf8_text(raw: bytes) -> str:
     """``raw.decode("utf-8-sig")``: UTF-8 with a leading BOM dropped, without importing that codec's module."""
-    return (raw[3:] if raw.startswith(b"\xef\xbb\xbf") else raw).decode("utf-8")
+    return _body(raw).decode("utf-8")
 
 
 def decode(raw: bytes, source: str) -> tuple[str, str]:
@@ -143,7 +148,7 @@ def decode(raw: bytes, source: str) -> tuple[str, str]:
     try:
         return utf8_text(raw), source
     except UnicodeDecodeError as exc:
-        line = raw[: exc.start].count(b"\n") + 1
+        line = _body(raw)[: exc.start].count(b"\n") + 1  # the error's offset counts from after the BOM
         raise DataError([f"{source}: line {line}: not UTF-8 text (save the file as UTF-8)"]) from None
 
 
