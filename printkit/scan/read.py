@@ -66,7 +66,8 @@ def _decide(rid: str, measure: float, empty: float, marked: float) -> Read:
 
 
 def _px(v: float) -> int:
-    return round(v * SCALE)
+    """The pixel (row or column) of the warped sheet holding page coordinate ``v`` (points)."""
+    return math.floor(v * SCALE)
 
 
 def read_boxes(ink: Image, fields: Fields) -> dict[str, Read]:
@@ -146,7 +147,7 @@ def read_routes(ink: Image, fields: Fields, starred: frozenset[str] = frozenset(
         others = [lines[o] for o in drawn if o != rid]
         clear = tuple(p for p in points if all(seg_dist(*p, line[0], line[-1]) > 2 * ROUTE_REACH for line in others)
                       and all(math.dist(p, c) > r for c, r in stars))
-        if len(clear) == len(points) or first[rid].measure == UNREADABLE:
+        if len(clear) == len(points) or first[rid].measure == UNREADABLE or (first[rid].certain and not first[rid].on):
             reads[rid] = first[rid]
         elif len(clear) >= MIN_SHORT:
             reads[rid] = _route_read(rid, near, clear, short or len(clear) < MIN_CORE)
@@ -175,7 +176,7 @@ def star_ink(ink: Image, fields: Fields) -> dict[str, float]:
         r0, r1 = c.radius + 1.5, c.radius + STAR_RING
         x0, x1, y0, y1 = max(0, _px(cx - r1)), _px(cx + r1) + 1, max(0, _px(cy - r1)), _px(cy + r1) + 1
         ys, xs = np.mgrid[y0:y1, x0:x1]
-        gx, gy = xs / SCALE, ys / SCALE
+        gx, gy = (xs + 0.5) / SCALE, (ys + 0.5) / SCALE
         d = np.hypot(gx - cx, gy - cy)
         ring = (d >= r0) & (d <= r1)
         for route in fields.routes:
