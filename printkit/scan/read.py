@@ -91,14 +91,8 @@ def read_boxes(ink: Image, fields: Fields) -> dict[str, Read]:
     return reads
 
 
-def visible_samples(route: RouteField, fields: Fields) -> list[tuple[float, float]]:
-    """Points every 1 pt along a route's line, outside every city's circle and, where enough is left, every tag.
-
-    A tag's printed name and icons are subtracted with the blank sheet,
-    but a blurred scan leaves specks along their edges; a route whose line
-    crosses tags is read on the rest of it when at least TAG_FREE points are
-    left (the layout check keeps 8 pt of every route outside circles and tags).
-    """
+def line_samples(route: RouteField, fields: Fields) -> list[tuple[float, float]]:
+    """Points every 1 pt along a route's line, outside every city's circle."""
     circles = [(c.center, c.radius + 2.5) for c in fields.cities]
     visible: list[tuple[float, float]] = []
     for (ax, ay), (bx, by) in zip(route.points, route.points[1:]):
@@ -107,6 +101,18 @@ def visible_samples(route: RouteField, fields: Fields) -> list[tuple[float, floa
             x, y = ax + (bx - ax) * k / n, ay + (by - ay) * k / n
             if not any(math.hypot(x - cx, y - cy) < r for (cx, cy), r in circles):
                 visible.append((x, y))
+    return visible
+
+
+def visible_samples(route: RouteField, fields: Fields) -> list[tuple[float, float]]:
+    """Points every 1 pt along a route's line, outside every city's circle and, where enough is left, every tag.
+
+    A tag's printed name and icons are subtracted with the blank sheet,
+    but a blurred scan leaves specks along their edges; a route whose line
+    crosses tags is read on the rest of it when at least TAG_FREE points are
+    left (the layout check keeps 8 pt of every route outside circles and tags).
+    """
+    visible = line_samples(route, fields)
     tags = [c.tag for c in fields.cities]
     free = [(x, y) for x, y in visible if not any(t[0] - 1 <= x <= t[2] + 1 and t[1] - 1 <= y <= t[3] + 1 for t in tags)]
     return free if len(free) >= TAG_FREE else visible

@@ -95,6 +95,7 @@ def read_ink(ink: Image, fields: Fields, where: PageSource, ident: Identity, m: 
     ``stars``, when given, is the ink of the start star alone (pen strokes
     are told apart on a fillable PDF), so it is not read as part of a route.
     """
+    from printkit.scan.explain import route_ink
     from printkit.scan.read import read_boxes, read_routes, star_ink
 
     boxes = read_boxes(ink, fields)
@@ -103,11 +104,11 @@ def read_ink(ink: Image, fields: Fields, where: PageSource, ident: Identity, m: 
         raise ScanError(f"{where}: {unsure} of {len(boxes)} boxes cannot be read (too blurred, dark or creased?)")
     star = star_ink(ink if stars is None else stars, fields)
     starred = frozenset(c for c, v in star.items() if v >= STAR_MIN) if stars is None else frozenset()
-    from printkit.scan.explain import route_ink
-
     routes = read_routes(ink, fields, starred)
     sheet = SheetRead(where, ident, m, boxes, routes, star, image)
-    check_sheet(sheet, route_ink(ink, fields, [rid for rid, r in routes.items() if not r.certain]), starred)
+    doubtful = [rid for rid, r in routes.items() if not r.certain]
+    drawn = [rid for rid, r in routes.items() if r.on and r.certain]
+    check_sheet(sheet, route_ink(ink, fields, doubtful, drawn, scanned=stars is None), starred)
     return sheet
 
 
@@ -164,7 +165,7 @@ def check_sheet(sheet: SheetRead, evidence: Mapping[str, RouteInk], starred: fro
 
 def _settle(sheet: SheetRead, unsure: dict[str, bool | None], evidence: Mapping[str, RouteInk],
             starred: frozenset[str]) -> None:
-    """Unsure routes that only one legal trail, agreeing with the ink, explains become certain (confidence SETTLED)."""
+    """Unsure routes every legal trail agreeing with the ink decides alike become certain (confidence SETTLED)."""
     from printkit.scan.trail import settle
 
     certain = [rid for rid, r in sheet.routes.items() if r.on and r.certain]
@@ -179,8 +180,9 @@ def _settle(sheet: SheetRead, unsure: dict[str, bool | None], evidence: Mapping[
     if choice is None:
         return
     for rid, edge in edges.items():
-        r = sheet.routes[rid]
-        sheet.routes[rid] = Read(rid, choice[edge], r.measure, SETTLED)
+        if edge in choice:
+            r = sheet.routes[rid]
+            sheet.routes[rid] = Read(rid, choice[edge], r.measure, SETTLED)
 
 
 def _edge(sheet: SheetRead, route_id: str) -> tuple[str, str]:
