@@ -29,8 +29,8 @@ BAND = 5.0
 """Points each side of a drawn route's line searched for its ink when measuring the pen's spread."""
 ALONE = 10.0
 """Points: a sample measures the spread only with no other route line and no city's star this near."""
-SPREAD_SAMPLES = 20
-"""Least lone samples on routes read as drawn for the sheet's own spread to be trusted."""
+ROUTE_SPREAD = 10
+"""Least lone samples on a route read as drawn for its own spread to be measured."""
 MIN_REACH = 1.0
 """Points: the least distance from a sample at which ink counts as on the line."""
 SPREAD_MARGIN = 0.5
@@ -105,20 +105,23 @@ def tag_print(fields: Fields) -> tuple[Image, Image]:
     return near, specks
 
 
-def pen_spread(ink: Image, points: Mapping[str, tuple[Sample, ...]], drawn: Collection[str]) -> float | None:
-    """How far this sheet's pen puts ink from a route's line (points), measured on routes read as drawn; None if too few."""
+def pen_spread(ink: Image, points: Mapping[str, tuple[Sample, ...]], drawn: Collection[str]) -> dict[str, float]:
+    """How far the pen put ink from each drawn route's line (points), where ROUTE_SPREAD lone samples show it."""
     import numpy as np
 
-    lone = [s for rid in drawn for s in points[rid] if s.alone and not s.prone]
-    if len(lone) < SPREAD_SAMPLES:
-        return None
     offsets = np.arange(-BAND, BAND + 1e-9, 0.4)
-    at = np.array([s.at for s in lone])[:, None, :] + offsets[None, :, None] * np.array([s.normal for s in lone])[:, None, :]
-    cols = np.clip(np.floor(at[..., 0] * SCALE).astype(int), 0, ink.shape[1] - 1)
-    rows = np.clip(np.floor(at[..., 1] * SCALE).astype(int), 0, ink.shape[0] - 1)
-    hit = ink[rows, cols] > 0
-    far = float(np.abs(np.where(hit, offsets[None, :], 0.0)).max())
-    return None if far >= BAND - 0.5 else far
+    out: dict[str, float] = {}
+    for rid in drawn:
+        lone = [s for s in points[rid] if s.alone and not s.prone]
+        if len(lone) < ROUTE_SPREAD:
+            continue
+        at = np.array([s.at for s in lone])[:, None, :] + offsets[None, :, None] * np.array([s.normal for s in lone])[:, None, :]
+        cols = np.clip(np.floor(at[..., 0] * SCALE).astype(int), 0, ink.shape[1] - 1)
+        rows = np.clip(np.floor(at[..., 1] * SCALE).astype(int), 0, ink.shape[0] - 1)
+        far = float(np.abs(np.where(ink[rows, cols] > 0, offsets[None, :], 0.0)).max())
+        if far < BAND - 0.5:
+            out[rid] = far
+    return out
 
 
 @dataclass(frozen=True)
@@ -130,8 +133,8 @@ class RouteInk:
     wide: tuple[bool, ...]
     clean: tuple[bool, ...]
     """Per sample: ink on the line farther than SPECK from a tag's print (only looked at on prone samples)."""
-    reach: float = NEIGHBOUR_REACH
-    """Points: how far a drawn neighbour's ink reaches a sample (this sheet's pen spread plus SHORT_REACH)."""
+    reaches: Mapping[str, float]
+    """Points, per drawn route whose spread is measured: how far its ink reaches a sample (else NEIGHBOUR_REACH)."""
 
     def fits(self, drawn: Collection[str], starred: Collection[str], me: str) -> bool:
         """Whether the ink agrees with this route drawn (``me`` in ``drawn``) or not, given the others drawn.
@@ -144,7 +147,8 @@ class RouteInk:
             return not seen or sum(1 for _, _, near in seen if near) >= SHORT_DRAWN * len(seen)
 
         def unexplained(s: Sample) -> bool:
-            return not any(o in drawn and d <= self.reach for o, d in s.routes) and not (s.stars & set(starred))
+            return not any(o in drawn and d <= self.reaches.get(o, NEIGHBOUR_REACH) for o, d in s.routes) \
+                and not (s.stars & set(starred))
 
         alone = sum(1 for s, on, _ in seen if on and unexplained(s))
         strokes = sum(1 for s, on in zip(self.samples, self.clean) if s.prone and on and unexplained(s))
@@ -155,16 +159,17 @@ def route_ink(ink: Image, fields: Fields, routes: Collection[str], drawn: Collec
               scanned: bool) -> dict[str, RouteInk]:
     """The ink on each of ``routes`` (ids), sample by sample; ``drawn``: the routes read as drawn (the pen's spread).
 
-    With the sheet's own pen spread measured, a sample counts as inked only
-    with ink within that spread of it, and a neighbour's stroke reaches it
-    from twice that: a steady pen leaves routes close together apart.
+    With the pen's spread measured on the routes read as drawn, a sample
+    counts as inked only with ink within the widest of them of it, and a
+    drawn neighbour whose own spread is measured reaches it from that spread
+    plus this one: a steady pen leaves routes close together apart.
     """
     import cv2
 
     points = route_points(fields, scanned)
-    spread = pen_spread(ink, points, drawn) if routes else None
-    own = SHORT_REACH if spread is None else min(SHORT_REACH, max(MIN_REACH, spread + SPREAD_MARGIN))
-    reach = NEIGHBOUR_REACH if spread is None else min(NEIGHBOUR_REACH, spread + SPREAD_MARGIN + own)
+    spread = pen_spread(ink, points, drawn) if routes else {}
+    own = min(SHORT_REACH, max(MIN_REACH, max(spread.values()) + SPREAD_MARGIN)) if spread else SHORT_REACH
+    reaches = {rid: min(NEIGHBOUR_REACH, far + SPREAD_MARGIN + own) for rid, far in spread.items()}
     away = cv2.distanceTransform((ink == 0).astype("uint8"), cv2.DIST_L2, 5)
     prone = scanned and any(s.prone for rid in routes for s in points[rid])
     clean = cv2.distanceTransform(((ink == 0) | (tag_print(fields)[1] > 0)).astype("uint8"), cv2.DIST_L2, 5) \
@@ -175,5 +180,5 @@ def route_ink(ink: Image, fields: Fields, routes: Collection[str], drawn: Collec
         cells = [(px(y), px(x)) for x, y in (s.at for s in samples)]
         gaps = [float(away[c]) / SCALE for c in cells]
         out[rid] = RouteInk(samples, tuple(g <= own for g in gaps), tuple(g <= ROUTE_REACH for g in gaps),
-                            tuple(float(clean[c]) / SCALE <= own for c in cells), reach)
+                            tuple(float(clean[c]) / SCALE <= own for c in cells), reaches)
     return out
