@@ -159,14 +159,14 @@ def ink_of(found: list[tuple[Stroke, float]], fields: Fields) -> Image:
     import cv2
     import numpy as np
 
-    from printkit.scan.locate import SCALE
+    from printkit.scan.locate import CENTRE, SCALE
 
     ink = np.zeros((round(fields.height * SCALE), round(fields.width * SCALE)), dtype=np.uint8)
     for pts, width in found:
-        line = np.array([[round(x * SCALE * 8), round(y * SCALE * 8)] for x, y in pts], dtype=np.int32)
-        cv2.polylines(ink, [line], False, 1, max(1, round(width * SCALE)), cv2.LINE_8, shift=3)
+        at = [(round((x * SCALE - CENTRE) * 8), round((y * SCALE - CENTRE) * 8)) for x, y in pts]
+        cv2.polylines(ink, [np.array(at, dtype=np.int32)], False, 1, max(1, round(width * SCALE)), cv2.LINE_8, shift=3)
         if len(pts) == 1:
-            cv2.circle(ink, (round(pts[0][0] * SCALE), round(pts[0][1] * SCALE)), max(1, round(width * SCALE)), 1, -1)
+            cv2.circle(ink, at[0], max(1, round(width * SCALE)) * 8, 1, -1, shift=3)
     return ink
 
 

@@ -54,8 +54,9 @@ def blank_sheet(map_id: str, paper: str) -> Blank:
     assert image is not None  # our own PNG
     gray = darkest(image)
     size = (round(document.width * SCALE), round(document.height * SCALE))
-    if (gray.shape[1], gray.shape[0]) != size:
-        gray = cv2.resize(gray, size, interpolation=cv2.INTER_AREA)
+    if (gray.shape[1], gray.shape[0]) != size:  # a partly covered last pixel: cut or pad, never stretch
+        gray = gray[:size[1], :size[0]]
+        gray = cv2.copyMakeBorder(gray, 0, size[1] - gray.shape[0], 0, size[0] - gray.shape[1], cv2.BORDER_REPLICATE)
     k = max(3, round(SLACK * SCALE) * 2 + 1)
     return Blank(loads(document.meta[FIELDS_META]), cv2.erode(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))))
 

@@ -14,6 +14,12 @@ if TYPE_CHECKING:
 
 SCALE = 2.5
 """Pixels per point of the warped sheet (180 dpi): every read happens at this scale."""
+CENTRE = 0.5
+"""Pixel i of the warped sheet holds the page from i / SCALE to (i + 1) / SCALE points, as the rendered blank does.
+
+OpenCV puts a pixel's centre at integer coordinates, so a page point p
+lands at p * SCALE - CENTRE: without it the scan sits half a pixel (0.2 pt)
+right of and below the blank sheet it is compared with."""
 QR_SCALE = 6.0
 """Pixels per point the QR code is warped at before decoding (finer than the sheet: small modules)."""
 PAPER_SIZES = {"a4": (841.89, 595.28), "letter": (792.0, 612.0)}
@@ -65,6 +71,11 @@ def _paper(found: dict[int, Image], where: PageSource) -> str:
     return paper
 
 
+def _at(x: float, y: float) -> tuple[float, float]:
+    """Where page point (x, y) lies in the warped sheet, in OpenCV's pixel coordinates."""
+    return x * SCALE - CENTRE, y * SCALE - CENTRE
+
+
 def warp(image: Image, where: PageSource) -> tuple[str, Image, Image, int]:
     """(paper, the homography onto that paper's page at SCALE, the image warped by it, markers used)."""
     import cv2
@@ -78,7 +89,7 @@ def warp(image: Image, where: PageSource) -> tuple[str, Image, Image, int]:
     for marker_id, x0, y0, x1, y1 in identity.marker_boxes(paper, width, height):
         if marker_id in found:
             src += list(found[marker_id])
-            dst += [(x0 * SCALE, y0 * SCALE), (x1 * SCALE, y0 * SCALE), (x1 * SCALE, y1 * SCALE), (x0 * SCALE, y1 * SCALE)]
+            dst += [_at(x0, y0), _at(x1, y0), _at(x1, y1), _at(x0, y1)]
     h, _ = cv2.findHomography(np.array(src, dtype=np.float32), np.array(dst, dtype=np.float32))
     if h is None:
         raise ScanError(f"{where}: the corner markers do not frame a sheet")

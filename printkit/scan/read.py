@@ -25,6 +25,8 @@ END_CLEAR = 10.0
 """Points beyond a route's end circles that are not read when the route is long enough (stars, other routes)."""
 MIN_CORE = 8
 """Least sample points (1 pt apart) a route's middle stretch needs to be read on its own."""
+TAG_FREE = 5
+"""Least points of a route's line outside every tag for the points inside tags to be left out."""
 MIN_SHORT = 3
 """A route with fewer visible sample points cannot be read at all (its circles touch)."""
 SHORT_REACH = 2.0
@@ -35,6 +37,8 @@ UNREADABLE = -1.0
 """The measure of a route that cannot be read."""
 STAR_RING = 8.0
 """Points beyond a city's circle within which a star marks the starting city."""
+STAR_KEEP_OUT = 4.0
+"""Points: the star ring leaves out this much on each side of every route line crossing it (a drawn route's ink)."""
 
 
 @dataclass(frozen=True)
@@ -65,8 +69,9 @@ def _decide(rid: str, measure: float, empty: float, marked: float) -> Read:
     return Read(rid, on, round(measure, 4), round(max(0.0, conf), 3))
 
 
-def _px(v: float) -> int:
-    return round(v * SCALE)
+def px(v: float) -> int:
+    """The pixel (row or column) of the warped sheet holding page coordinate ``v`` (points)."""
+    return math.floor(v * SCALE)
 
 
 def read_boxes(ink: Image, fields: Fields) -> dict[str, Read]:
@@ -78,7 +83,7 @@ def read_boxes(ink: Image, fields: Fields) -> dict[str, Read]:
     for box in fields.boxes:
         if box.id.startswith("score.") or box.id == "total":
             continue
-        x0, y0, x1, y1 = (_px(v) for v in (box.rect[0] + BOX_INSET, box.rect[1] + BOX_INSET,
+        x0, y0, x1, y1 = (px(v) for v in (box.rect[0] + BOX_INSET, box.rect[1] + BOX_INSET,
                                            box.rect[2] - BOX_INSET, box.rect[3] - BOX_INSET))
         area = max(1, (x1 - x0) * (y1 - y0))
         inked = int(total[y1, x1] - total[y0, x1] - total[y1, x0] + total[y0, x0])
@@ -86,16 +91,9 @@ def read_boxes(ink: Image, fields: Fields) -> dict[str, Read]:
     return reads
 
 
-def _samples(route: RouteField, fields: Fields) -> tuple[list[tuple[float, float]], bool]:
-    """Points every 1 pt along a route's line, outside every circle; away from its ends where there is room.
-
-    Printed names and icons need no keeping out (the blank sheet is
-    subtracted); near the route's own cities a start star or a neighbouring
-    drawn route may lie on the line, so those stretches are left out unless
-    the route is too short to read without them.
-    """
+def line_samples(route: RouteField, fields: Fields) -> list[tuple[float, float]]:
+    """Points every 1 pt along a route's line, outside every city's circle."""
     circles = [(c.center, c.radius + 2.5) for c in fields.cities]
-    ends = [(c.center, c.radius + END_CLEAR) for c in fields.cities if c.id in (route.a, route.b)]
     visible: list[tuple[float, float]] = []
     for (ax, ay), (bx, by) in zip(route.points, route.points[1:]):
         n = max(1, int(math.hypot(bx - ax, by - ay)))
@@ -103,6 +101,33 @@ def _samples(route: RouteField, fields: Fields) -> tuple[list[tuple[float, float
             x, y = ax + (bx - ax) * k / n, ay + (by - ay) * k / n
             if not any(math.hypot(x - cx, y - cy) < r for (cx, cy), r in circles):
                 visible.append((x, y))
+    return visible
+
+
+def visible_samples(route: RouteField, fields: Fields) -> list[tuple[float, float]]:
+    """Points every 1 pt along a route's line, outside every city's circle and, where enough is left, every tag.
+
+    A tag's printed name and icons are subtracted with the blank sheet,
+    but a blurred scan leaves specks along their edges; a route whose line
+    crosses tags is read on the rest of it when at least TAG_FREE points are
+    left (the layout check keeps 8 pt of every route outside circles and tags).
+    """
+    visible = line_samples(route, fields)
+    tags = [c.tag for c in fields.cities]
+    free = [(x, y) for x, y in visible if not any(t[0] - 1 <= x <= t[2] + 1 and t[1] - 1 <= y <= t[3] + 1 for t in tags)]
+    return free if len(free) >= TAG_FREE else visible
+
+
+def _samples(route: RouteField, fields: Fields) -> tuple[list[tuple[float, float]], bool]:
+    """A route's visible points away from its ends where there is room, and whether it is short.
+
+    Printed names and icons need no keeping out (the blank sheet is
+    subtracted); near the route's own cities a start star or a neighbouring
+    drawn route may lie on the line, so those stretches are left out unless
+    the route is too short to read without them.
+    """
+    ends = [(c.center, c.radius + END_CLEAR) for c in fields.cities if c.id in (route.a, route.b)]
+    visible = visible_samples(route, fields)
     core = [(x, y) for x, y in visible if not any(math.hypot(x - cx, y - cy) < r for (cx, cy), r in ends)]
     return (core, False) if len(core) >= MIN_CORE else (visible, True)
 
@@ -134,7 +159,7 @@ def read_routes(ink: Image, fields: Fields, starred: frozenset[str] = frozenset(
     """
     import cv2
 
-    near = {reach: cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (_px(reach) * 2 + 1,) * 2))
+    near = {reach: cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (px(reach) * 2 + 1,) * 2))
             for reach in (ROUTE_REACH, SHORT_REACH)}
     samples = route_samples(fields)
     first = {rid: _route_read(rid, near, points, short) for rid, (points, short) in samples.items()}
@@ -146,7 +171,7 @@ def read_routes(ink: Image, fields: Fields, starred: frozenset[str] = frozenset(
         others = [lines[o] for o in drawn if o != rid]
         clear = tuple(p for p in points if all(seg_dist(*p, line[0], line[-1]) > 2 * ROUTE_REACH for line in others)
                       and all(math.dist(p, c) > r for c, r in stars))
-        if len(clear) == len(points) or first[rid].measure == UNREADABLE:
+        if len(clear) == len(points) or first[rid].measure == UNREADABLE or (first[rid].certain and not first[rid].on):
             reads[rid] = first[rid]
         elif len(clear) >= MIN_SHORT:
             reads[rid] = _route_read(rid, near, clear, short or len(clear) < MIN_CORE)
@@ -160,7 +185,7 @@ def _route_read(rid: str, near: dict[float, Image], points: tuple[tuple[float, f
     if len(points) < MIN_SHORT:
         return Read(rid, False, UNREADABLE, 0.0)
     widened = near[SHORT_REACH if short else ROUTE_REACH]
-    hits = sum(1 for x, y in points if widened[_px(y), _px(x)])
+    hits = sum(1 for x, y in points if widened[px(y), px(x)])
     empty, drawn = (SHORT_EMPTY, SHORT_DRAWN) if short else (ROUTE_EMPTY, ROUTE_DRAWN)
     return _decide(rid, hits / len(points), empty, drawn)
 
@@ -173,15 +198,15 @@ def star_ink(ink: Image, fields: Fields) -> dict[str, float]:
     for c in fields.cities:
         cx, cy = c.center
         r0, r1 = c.radius + 1.5, c.radius + STAR_RING
-        x0, x1, y0, y1 = max(0, _px(cx - r1)), _px(cx + r1) + 1, max(0, _px(cy - r1)), _px(cy + r1) + 1
+        x0, x1, y0, y1 = max(0, px(cx - r1)), px(cx + r1) + 1, max(0, px(cy - r1)), px(cy + r1) + 1
         ys, xs = np.mgrid[y0:y1, x0:x1]
-        gx, gy = xs / SCALE, ys / SCALE
+        gx, gy = (xs + 0.5) / SCALE, (ys + 0.5) / SCALE
         d = np.hypot(gx - cx, gy - cy)
         ring = (d >= r0) & (d <= r1)
         for route in fields.routes:
-            if c.id in (route.a, route.b):
-                (ax, ay), (bx, by) = route.points[0], route.points[-1]
-                ring &= _line_distance(gx, gy, ax, ay, bx, by) > ROUTE_REACH
+            (ax, ay), (bx, by) = route.points[0], route.points[-1]
+            if seg_dist(cx, cy, (ax, ay), (bx, by)) < r1 + STAR_KEEP_OUT:
+                ring &= _line_distance(gx, gy, ax, ay, bx, by) > STAR_KEEP_OUT
         cells = int(ring.sum())
         out[c.id] = float(ink[y0:y1, x0:x1][ring].sum()) / cells if cells else 0.0
     return out

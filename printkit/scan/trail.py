@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from printkit.model import graph
 from printkit.model.maps import GameMap
@@ -81,14 +81,16 @@ SETTLE_MAX = 6
 
 
 def settle(m: GameMap, drawn: list[Edge], unsure: Mapping[Edge, bool | None], star: Mapping[str, float],
-           star_min: float) -> dict[Edge, bool] | None:
-    """The one choice of the unsure routes that makes the drawn routes a legal trail from a starred start, or None.
+           star_min: float, fits: Callable[[dict[Edge, bool]], bool] | None = None) -> dict[Edge, bool] | None:
+    """The unsure routes that every legal trail from a starred start decides the same way, or None if there are none.
 
     ``unsure`` gives each unsure route's lean (its own read; None where it
-    cannot be read). A choice is legal when the drawn routes with it form one
-    trail on the map (connected, two ends or none, a legal route) whose start
-    carries a star. The answer is given only when exactly one choice is legal
-    and it agrees with every lean: otherwise the routes stay unsure.
+    cannot be read). A choice of the unsure routes is legal when the drawn
+    routes with it form one trail on the map (connected, two ends or none, a
+    legal route) whose start carries a star, and ``fits`` (when given) says
+    the ink agrees with it. A route is settled only when every legal choice
+    gives it the same answer and that answer agrees with its lean; the others
+    stay unsure.
     """
     edges = list(unsure)
     if not edges or len(edges) > SETTLE_MAX:
@@ -96,11 +98,11 @@ def settle(m: GameMap, drawn: list[Edge], unsure: Mapping[Edge, bool | None], st
     legal: list[dict[Edge, bool]] = []
     for bits in range(2 ** len(edges)):
         choice = {e: bool(bits >> k & 1) for k, e in enumerate(edges)}
+        if fits is not None and not fits(choice):
+            continue
         route, _ = trail(m, drawn + [e for e in edges if choice[e]], star, star_min)
         if route is not None and star.get(route[0], 0.0) >= star_min:
             legal.append(choice)
-            if len(legal) > 1:
-                return None
-    if len(legal) != 1 or any(lean is not None and legal[0][e] != lean for e, lean in unsure.items()):
-        return None
-    return legal[0]
+    settled = {e: legal[0][e] for e in edges if legal and all(c[e] == legal[0][e] for c in legal)
+               and unsure[e] in (None, legal[0][e])}
+    return settled or None
