@@ -49,10 +49,18 @@ def crowded(fields: Fields) -> frozenset[str]:
 
 
 def photo(map_id: str, paper: str, names: tuple[str, ...], index: int, filled: sim.Filled, seed: int = 0,
-          pen: sim.Pen = sim.Pen("blue", 0.6, 0.8), shot: Capture = GENTLE) -> bytes:
-    """Page ``index`` filled in with ``pen`` and captured as ``shot``: the encoded file."""
+          pen: sim.Pen = sim.Pen("blue", 0.6, 0.8), shot: Capture = GENTLE, halfway: tuple[str, ...] = ()) -> bytes:
+    """Page ``index`` filled in with ``pen`` and captured as ``shot``: the encoded file.
+
+    Each route in ``halfway`` is drawn from its first city to its middle only (a line the player broke off).
+    """
     image = sim.render_page(page_png(map_id, paper, names, index))
-    sim.fill(image, DPI / 72, sheets(map_id, paper, names)[1], filled, pen, random.Random(seed))
+    fields = sheets(map_id, paper, names)[1]
+    rng = random.Random(seed)
+    sim.fill(image, DPI / 72, fields, filled, pen, rng)
+    for route in (r for r in fields.routes if r.id in halfway):
+        (ax, ay), (bx, by) = route.points[0], route.points[-1]
+        sim.Sheet(image, DPI / 72, pen, rng).route((ax, ay), ((ax + bx) / 2, (ay + by) / 2))
     return capture(image, DPI, shot, random.Random(seed + 1))
 
 

@@ -9,6 +9,7 @@ import pytest
 from printkit.loading.maps import load_map
 from printkit.scan import simulate as sim
 from printkit.scan.images import PageSource, decode_image
+from printkit.scan.read import ROUTE_DRAWN, ROUTE_EMPTY
 from printkit.scan.sheet import SheetRead, read_sheet
 from printkit.scan.trail import settle
 from scan_helpers import photo
@@ -41,13 +42,16 @@ def test_short_routes_beside_drawn_neighbours_are_read() -> None:
     assert s.uncertain == [] and s.route == ["berlin", "prague", "vienna"]
 
 
-@pytest.mark.parametrize("routes", [("boston-detroit", "boston-new-york"), ("boston-detroit",)])
-def test_a_route_the_ink_cannot_tell_at_the_trails_end_is_flagged_not_guessed(routes: tuple[str, ...]) -> None:
-    # on letter paper Boston - New York lies within this pen's reach of Boston - Detroit all along its
-    # readable line, and the trail may end at Boston or at New York: drawn or not, it reads the same
-    s = read(photo("us", "letter", ("Ann",), 0, sim.Filled((), routes, "detroit"), pen=THICK))
-    assert [(u.field, u.message) for u in s.uncertain] == [
-        ("route.boston-new-york", "route boston-new-york: drawn? (100% of it inked)")]
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_a_route_drawn_halfway_at_the_trails_end_is_flagged_not_guessed(paper: str) -> None:
+    # Detroit - Boston drawn, then Boston - New York broken off halfway: the trail may end at Boston or
+    # at New York, so neither the trail nor the ink (half of the line) can tell; the read says so
+    s = read(photo("us", paper, ("Ann",), 0, sim.Filled((), ("boston-detroit",), "detroit"),
+                   halfway=("boston-new-york",)))
+    assert [u.field for u in s.uncertain] == ["route.boston-new-york"]
+    message = s.uncertain[0].message
+    assert message.startswith("route boston-new-york: drawn? (") and message.endswith("% of it inked)")
+    assert ROUTE_EMPTY * 100 < int(message.split("(")[1].split("%")[0]) < ROUTE_DRAWN * 100
 
 
 def test_the_trail_settles_the_routes_every_legal_trail_agrees_on() -> None:

@@ -19,7 +19,7 @@ BOX_MARKED, BOX_EMPTY = 0.045, 0.015
 """Ink fraction of a box's inside at or above which it is marked, at or below which it is empty; between: uncertain."""
 ROUTE_REACH = 3.0
 """Points: ink this close to a route's line counts as drawing over it (hand jitter)."""
-ROUTE_DRAWN, ROUTE_EMPTY = 0.7, 0.3
+ROUTE_DRAWN, ROUTE_EMPTY = 0.7, 0.2
 """Share of a route's visible stretch with ink on it: drawn at or above, not drawn at or below; between: uncertain."""
 END_CLEAR = 10.0
 """Points beyond a route's end circles that are not read when the route is long enough (stars, other routes)."""
