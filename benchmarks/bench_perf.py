@@ -2,14 +2,15 @@
 
 Run from the repository root:
 
-    python benchmarks/bench_perf.py [--runs 15] [--only startup,score,render,svg,png,games,memory]
+    python benchmarks/bench_perf.py [--runs 15] [--only startup,score,render,svg,png,games,memory,scan]
 
 (It took over benchmarks/bench_startup.py: ``startup`` also times ``printkit roll`` and
 prints the floors, a bare ``python -c pass`` and the minimal Click program, in ms.)
 
 Every row is a ratio of two things measured in the same run, interleaved
 (A, B, A, B, ...), as the median of ``--runs`` runs, except the in-process
-scoring rate (games per second) and the peak memory of a 500-page PNG pack,
+scoring rate (games per second), the scan's reading rate (sheets per second at
+200 dpi, the corpus of benchmarks/bench_scan.py) and the peak memory of a 500-page PNG pack,
 which are absolute. Whole-process rows run printkit through a launcher file
 identical to the console script pip installs, byte-compiled first. The script
 prints each row with its target and exits 1 if any target is missed, so a
@@ -159,6 +160,16 @@ def render_rows(py: str, pk: list[str], work: Path, env: dict[str, str], runs: i
                 cold["render"] / cold["floor"], None)]
 
 
+def scan_rate(sheets: int = 24) -> float:
+    """In-process reading rate of filled-in, photographed sheets at 200 dpi (benchmarks/bench_scan.py's corpus)."""
+    import random
+
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_scan
+
+    return bench_scan.read_rate(bench_scan.corpus(sheets, random.Random(1), dpi=200))
+
+
 def measure(only: set[str], runs: int, work: Path, env: dict[str, str]) -> list[Row]:
     """Every selected row."""
     py = sys.executable
@@ -204,6 +215,9 @@ def measure(only: set[str], runs: int, work: Path, env: dict[str, str]) -> list[
     if "memory" in only:
         cmd = [*pk, "render", "map", "world", "--players", "500", "-o", str(out / "big.png")]
         rows.append(Row("PNG pack of 500 players: peak memory", peak_rss_mib(cmd, env), 60.0, " MiB"))
+    if "scan" in only:
+        rows.append(Row("printkit scan: sheets read per second at 200 dpi", scan_rate(), 5.0, "/s",
+                        lower_is_better=False))
     if "games" in only:
         rows.append(Row("scoring in-process: World games per second", games_per_second(), 5000.0, "/s",
                         lower_is_better=False))
@@ -214,7 +228,7 @@ def main() -> int:
     """Measure, print every row with its target, and exit 1 if any target is missed."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=15, help="interleaved runs per command (default 15)")
-    parser.add_argument("--only", default="startup,score,render,svg,png,games,memory",
+    parser.add_argument("--only", default="startup,score,render,svg,png,games,memory,scan",
                         help="comma-separated rows to measure (default: all)")
     args = parser.parse_args()
     compileall.compile_dir(str(ROOT / "printkit"), quiet=1)

@@ -42,8 +42,8 @@ PAGE_DPI = 300
 TARGETS = {"box accuracy": 0.999, "sheets right, unflagged": 0.99, "sheets/s at 200 dpi": 5.0}
 
 
-def corpus(n: int, rng: random.Random) -> list[tuple[str, bytes, dict[str, object], int]]:
-    """``n`` captured sheets: (map id, file bytes, what it should read as, capture dpi)."""
+def corpus(n: int, rng: random.Random, dpi: int | None = None) -> list[tuple[str, bytes, dict[str, object], int]]:
+    """``n`` captured sheets: (map id, file bytes, what it should read as, capture dpi; ``dpi`` if given)."""
     pages = {}
     for map_id in MAPS:
         for paper in PAPERS:
@@ -57,9 +57,24 @@ def corpus(n: int, rng: random.Random) -> list[tuple[str, bytes, dict[str, objec
         image = raw_image(*raw)
         pen = sim.Pen(rng.choice(sorted(sim.INKS)), rng.uniform(0.3, 1.2), rng.uniform(0.2, 1.5))
         sim.fill(image, PAGE_DPI / 72, fields, filled, pen, rng, strays=rng.randint(0, 3))
-        shot = Capture.random(rng)
+        shot = Capture.random(rng, dpi)
         out.append((map_id, capture(image, PAGE_DPI, shot, rng), {**truth, "boxes": set(filled.boxes)}, shot.dpi))
     return out
+
+
+def read_rate(sheets: list[tuple[str, bytes, dict[str, object], int]]) -> float:
+    """Sheets read per second (decode, locate, warp, read; the blank sheets made beforehand, once per layout)."""
+    def read(data: bytes, name: str) -> None:
+        image = decode_image(data)
+        assert image is not None
+        marks_of(read_sheet(image, PageSource(Path(name))))
+
+    for _, data, _, _ in sheets[:8]:  # warm: each map and paper's blank sheet, made once per process
+        read(data, "warm")
+    start = time.perf_counter()
+    for k, (_, data, _, _) in enumerate(sheets):
+        read(data, f"sheet-{k}")
+    return len(sheets) / (time.perf_counter() - start)
 
 
 def main() -> int:
