@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from printkit.cli import cli
+from printkit.cli import PAUSED_PAGES, cli
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = [
@@ -151,8 +151,13 @@ def test_short_commands_run_without_garbage_collections(tmp_path: Path) -> None:
     assert (doc["code"], doc["collections"], doc["collecting"]) == (0, 0, False)
 
 
-def test_rendering_runs_with_the_collector_on(tmp_path: Path) -> None:
+def test_rendering_a_big_pack_runs_with_the_collector_on(tmp_path: Path) -> None:
+    # a sheet or a small pack runs with the collector paused (no garbage cycles worth walking before the exit)
     doc = probe("render", "map", "world", "-o", str(tmp_path / "w.pdf"))
+    assert (doc["code"], doc["collections"], doc["collecting"]) == (0, 0, True)
+    doc = probe("render", "map", "world", "--players", str(PAUSED_PAGES), "-o", str(tmp_path / "s.pdf"))
+    assert (doc["code"], doc["collections"], doc["collecting"]) == (0, 0, True)
+    doc = probe("render", "map", "world", "--players", str(PAUSED_PAGES + 1), "-o", str(tmp_path / "p.pdf"))
     assert doc["code"] == 0 and doc["collections"] > 0 and doc["collecting"] is True
     doc = probe("render", "map", "world", "-o", str(tmp_path / "w2.pdf"), gc_off=True)
     assert doc["code"] == 0 and doc["collections"] == 0 and doc["collecting"] is False
