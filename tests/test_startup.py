@@ -88,8 +88,9 @@ def test_turn_commands_import_nothing_heavy(tmp_path: Path, command: list[str]) 
         assert "dataclasses" not in modules
 
 
-def test_the_probe_would_notice_a_heavy_import(tmp_path: Path) -> None:
-    # `turns start` loads the map (tomllib, the loader): the same check flags it
+def test_the_probe_would_notice_a_heavy_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `turns start` loads the map (tomllib, the loader): the same check flags it (no cache: the map is parsed)
+    monkeypatch.setenv("PRINTKIT_NO_CACHE", "1")
     code, modules = loaded_after("turns", "start", "--seed", "1", "--state", str(tmp_path / "g.json"))
     assert code == 0
     assert "tomllib" in heavy_in(modules) and "printkit.loading.maps" in heavy_in(modules)

@@ -12,7 +12,6 @@ only ink that carries no field changes.
 
 from __future__ import annotations
 
-import hashlib
 import json
 from dataclasses import dataclass
 from typing import Any
@@ -75,6 +74,8 @@ class Fields:
     @property
     def layout(self) -> str:
         """``SCHEME.<hash>``: changes whenever the geometry does."""
+        import hashlib  # here: only making a layout needs it (it loads OpenSSL, about 2 ms)
+
         body = json.dumps(_geometry(self), sort_keys=True, separators=(",", ":"))
         return f"{SCHEME}.{hashlib.sha256(body.encode()).hexdigest()[:16]}"
 
