@@ -8,8 +8,8 @@ tables of write-in boxes. All sizes are points; origin top-left, y down.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from printkit.errors import PrintkitError
 from printkit.layout import fonts
@@ -189,8 +189,7 @@ def section_header(x: float, y: float, w: float, title: str, note: str = "") -> 
     return items, rule_y - y + 4
 
 
-@dataclass(frozen=True)
-class Sheet:
+class Sheet(NamedTuple):
     """A portrait page begun with its title: size, printable x/width, the title items, y below it."""
 
     width: float
@@ -229,8 +228,7 @@ def title_block(x: float, y: float, w: float, title: str, subtitle: str = "") ->
     return items, height
 
 
-@dataclass(frozen=True)
-class NameSlot:
+class NameSlot(NamedTuple):
     """Where each page of a pack writes its player's name (baseline start, max width)."""
 
     x: float
@@ -246,7 +244,7 @@ def name_line(x: float, y: float, w: float, label: str = "Name") -> tuple[list[I
     (g, j, p, q, y), so a printed name never has the rule through it.
     """
     size = 10.0
-    slot_size = NameSlot.size
+    slot_size: float = NameSlot._field_defaults["size"]
     base = y + fonts.ascent(slot_size, "bold")
     rule_y = base + fonts.descent(slot_size, "bold") + 0.5 + WRITE_LINE.width / 2
     lw = fonts.text_width(label + ":", size, "bold")

@@ -13,7 +13,6 @@ from __future__ import annotations
 import json
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -201,7 +200,7 @@ class MapFrame:
         for inset in insets:
             b0, b1, b2, b3 = (float(v) for v in inset.bounds)
             fx, fy, fw, fh = (float(v) for v in inset.box)
-            sub = replace(projection, bounds=(b0, b1, b2, b3))
+            sub = projection._replace(bounds=(b0, b1, b2, b3))
             frames.append(((b0, b1, b2, b3), MapFrame(sub, x + fx * w, y + fy * h, fw * w, fh * h, insets=())))
         self.insets = tuple(frames)
         """(lon/lat bounds, frame) of each inset."""

@@ -13,8 +13,7 @@ only ink that carries no field changes.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 SCHEME = "1"
 """The version of the field JSON's shape; the first part of every layout version."""
@@ -26,8 +25,7 @@ Rect4 = tuple[float, float, float, float]
 """x0, y0, x1, y1 (top-left, bottom-right)."""
 
 
-@dataclass(frozen=True)
-class CityField:
+class CityField(NamedTuple):
     """A city's circle (centre, radius) and the tag holding its name and icons."""
 
     id: str
@@ -36,8 +34,7 @@ class CityField:
     tag: Rect4
 
 
-@dataclass(frozen=True)
-class RouteField:
+class RouteField(NamedTuple):
     """A route's line, city ``a`` to city ``b``."""
 
     a: str
@@ -50,16 +47,14 @@ class RouteField:
         return f"{self.a}-{self.b}"
 
 
-@dataclass(frozen=True)
-class BoxField:
+class BoxField(NamedTuple):
     """A write-in or tick box, named by the game file's key (``souvenirs.hats.1``)."""
 
     id: str
     rect: Rect4
 
 
-@dataclass(frozen=True)
-class Fields:
+class Fields(NamedTuple):
     """The geometry of one sheet's first page."""
 
     kind: str
