@@ -117,9 +117,10 @@ def test_render_and_scan_help_import_no_scan_library(tmp_path: Path) -> None:
     assert code == 0 and [m for m in SCAN if any(n == m or n.startswith(m + ".") for n in modules)] == []
 
 
-WARM_RENDER_OFF = ["tomllib", "printkit.sheets.mapplan", "printkit.sheets.citytags",
-                   "printkit.sheets.layoutcheck", "printkit.sheets.mapsheet"]
-"""What a render from the cache does without: the map is kept built (no TOML parser), the layout too (no planner)."""
+WARM_RENDER_OFF = ["tomllib", "printkit.layout.icons", "printkit.layout.pathdata", "printkit.sheets.mapplan",
+                   "printkit.sheets.citytags", "printkit.sheets.layoutcheck", "printkit.sheets.mapsheet"]
+"""What a render from the cache does without: the map is kept built (no TOML parser), the layout and the icons'
+symbols too (no planner, no SVG path reader)."""
 
 
 def test_a_warm_render_parses_no_toml_and_builds_only_the_primitives_dataclasses(tmp_path: Path,
