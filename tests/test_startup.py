@@ -117,11 +117,11 @@ def test_render_and_scan_help_import_no_scan_library(tmp_path: Path) -> None:
     assert code == 0 and [m for m in SCAN if any(n == m or n.startswith(m + ".") for n in modules)] == []
 
 
-WARM_RENDER_OFF = ["tomllib", "printkit.layout.icons", "printkit.layout.pathdata", "segno", "segno.encoder",
+WARM_RENDER_OFF = ["tomllib", "json", "printkit.layout.icons", "printkit.layout.pathdata", "segno", "segno.encoder",
                    "printkit.sheets.mapplan", "printkit.sheets.citytags", "printkit.sheets.layoutcheck",
                    "printkit.sheets.mapsheet"]
 """What a render from the cache does without: the map is kept built (no TOML parser), the layout, the icons'
-symbols and a blank sheet's QR code too (no planner, no SVG path reader, no QR encoder)."""
+symbols, the field JSON and a blank sheet's QR code too (no planner, no SVG path reader, no JSON, no QR encoder)."""
 
 
 def test_a_warm_render_parses_no_toml_and_builds_only_the_primitives_dataclasses(tmp_path: Path,

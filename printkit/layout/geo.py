@@ -10,7 +10,6 @@ box. Outlines are public-domain data in printkit/assets/geo (see PROVENANCE.md).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
 from functools import lru_cache
@@ -98,6 +97,8 @@ def outline(name: str) -> dict[str, Any]:
     if not path.is_file():
         known = ", ".join(sorted(p.stem for p in asset("geo").glob("*.json")))
         raise DataError([f"projection.outline: no bundled outline {name!r} (expected one of: {known})"])
+    import json  # here: only laying a map out reads an outline
+
     doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return doc
 

@@ -12,7 +12,6 @@ only ink that carries no field changes.
 
 from __future__ import annotations
 
-import json
 from typing import Any, NamedTuple
 
 SCHEME = "1"
@@ -70,6 +69,7 @@ class Fields(NamedTuple):
     def layout(self) -> str:
         """``SCHEME.<hash>``: changes whenever the geometry does."""
         import hashlib  # here: only making a layout needs it (it loads OpenSSL, about 2 ms)
+        import json
 
         body = json.dumps(_geometry(self), sort_keys=True, separators=(",", ":"))
         return f"{SCHEME}.{hashlib.sha256(body.encode()).hexdigest()[:16]}"
@@ -114,6 +114,8 @@ def to_json(f: Fields) -> dict[str, object]:
 
 def dumps(f: Fields) -> str:
     """The ``--fields`` JSON text (stable key order, one trailing newline)."""
+    import json  # here: a render from the cache has the text already
+
     return json.dumps(to_json(f), indent=1, ensure_ascii=False) + "\n"
 
 
@@ -127,6 +129,8 @@ def _four(v: Any) -> Rect4:
 
 def loads(data: str) -> Fields:
     """A :class:`Fields` from :func:`dumps` text (coordinates as rounded there)."""
+    import json
+
     doc = json.loads(data)
     sheet = doc["sheet"]
     return Fields(

@@ -9,7 +9,6 @@ version, page number and player (see :func:`printkit.layout.marks.sheet_payload`
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 from typing import NamedTuple
 
@@ -53,6 +52,8 @@ def marked(map_id: str, paper: str, fields_json: str, width: float) -> Marked:
     """The marks of the layout whose field JSON is ``fields_json``, memoised; :func:`keep_marked` hands one in."""
     made = _MARKED.get((map_id, paper, fields_json))
     if made is None:
+        import json  # here: a render from the cache is handed the marks made before
+
         layout = str(json.loads(fields_json)["sheet"]["layout"])
         made = Marked(layout, _with_marks(fields_json, paper, width), _qr(map_id, paper, layout, width, 1, ""))
         keep_marked(map_id, paper, fields_json, made)
@@ -104,6 +105,8 @@ def identity_items(
 
 def _with_marks(fields_json: str, paper: str, width: float) -> str:
     """The ``--fields`` JSON with the scan's ``markers`` and ``qr`` rectangles added."""
+    import json
+
     doc = json.loads(fields_json)
     doc["markers"] = [{"id": k, "rect": [round(v, 2) for v in box]}
                       for k, *box in marker_boxes(paper, width, doc["sheet"]["height"])]
