@@ -34,7 +34,7 @@ KEPT = 16
 
 
 class Marked(NamedTuple):
-    """What :func:`identify` adds to a layout: its version, the ``--fields`` JSON with the marks, a blank first page's QR.
+    """What :func:`identify` adds to a layout: its version, the field JSON with the marks, a blank page 1's QR code.
 
     Picklable: kept on disk with the layout (``sheets.atw.PREPARED``), so a
     render from the cache encodes no QR code for a blank sheet.
