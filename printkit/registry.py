@@ -13,9 +13,8 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
-from dataclasses import dataclass
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from printkit.errors import DataError, UsageError
 
@@ -46,8 +45,7 @@ def _resolve(ref: str, what: str) -> Any:
     return getattr(module, attribute)
 
 
-@dataclass(frozen=True)
-class GameEntry:
+class GameEntry(NamedTuple):
     """One game: its id, where its data, record reader, scorer, sheets and companion live."""
 
     id: str

@@ -52,10 +52,14 @@ def _render(out: Path, *args: str) -> bytes:
     return out.read_bytes()
 
 
+LOADED = ("around-the-world-loaded-", "around-the-world-shared-")
+"""The names of the entries ``loading.maps`` keeps: a built map, the shared file's table."""
+
+
 def _entries(where: Path, name: str = "") -> list[Path]:
-    """The entries in ``where`` (only ``name``'s if given; by default, all but the PDF streams')."""
+    """The entries in ``where`` (only ``name``'s if given; by default, the layouts: not PDF streams or loaded maps)."""
     found = sorted(where.glob(f"{name}*.pickle")) if where.is_dir() else []
-    return [p for p in found if name or not p.name.startswith("flate-")]
+    return [p for p in found if name or not p.name.startswith(("flate-", *LOADED))]
 
 
 def test_a_hit_draws_the_same_bytes_and_other_names_share_the_entry(folder: Path, tmp_path: Path,

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
 
 import pytest
 
@@ -251,14 +250,7 @@ def test_insets_take_far_places_into_their_own_boxes() -> None:
     assert _even_odd(frame.point(61.22, -149.9), _page_rings(frame))
 
 
-@dataclass(frozen=True)
-class _ProjectionWithInsets(Projection):
-    """A projection model that carries its insets (as maps/us.toml may)."""
-
-    insets: tuple[geo.Inset, ...] = ()
-
-
 def test_insets_default_to_the_projections_own() -> None:
-    proj = _ProjectionWithInsets(**{**US_MAIN.__dict__, "insets": tuple(US_INSETS)})
+    proj = US_MAIN._replace(insets=tuple(US_INSETS))  # a projection that carries its insets (as maps/us.toml does)
     assert len(geo.MapFrame(proj, 0.0, 0.0, 500.0, 300.0).inset_boxes) == 2
     assert geo.MapFrame(US_MAIN, 0.0, 0.0, 500.0, 300.0).inset_boxes == ()

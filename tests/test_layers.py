@@ -25,7 +25,7 @@ ALLOWED: dict[str, set[str]] = {
     "printkit.files": set(),
     "printkit.cache": {"printkit.files"},
     "printkit.model": set(),
-    "printkit.loading": {"printkit.model", "printkit.resources", "printkit.files"},
+    "printkit.loading": {"printkit.model", "printkit.resources", "printkit.files", "printkit.cache"},
     "printkit.rules": {"printkit.model"},
     "printkit.layout": {"printkit.model", "printkit.resources"},
     "printkit.sheets": {"printkit.model", "printkit.layout"},

@@ -74,3 +74,26 @@ def test_a_map_changed_with_replace_leaves_the_remembered_map_as_it_was() -> Non
     assert maps.load_map("world").region_cities(first_three[0].region or "") == regions[first_three[0].region or ""]
     assert small.region_cities(first_three[0].region or "") == tuple(c for c in first_three if c.region == first_three[0].region)
     assert small.find_city(world.cities[-1].id) is None and world.find_city(world.cities[-1].id) == world.cities[-1]
+
+
+def test_a_built_map_is_kept_on_disk_by_content_and_an_edit_misses(tmp_path: Path,
+                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PRINTKIT_CACHE_DIR", str(tmp_path / "cache"))
+    monkeypatch.setattr(maps, "_parsed", {})  # the shared file not yet parsed in this process either
+    path = _copy_world(tmp_path)
+    first = maps.load_map(str(path))
+    assert sorted(p.name.split("-")[3] for p in (tmp_path / "cache").glob("*.pickle")) == ["loaded", "shared"]
+
+    def fail(*_: object) -> None:
+        raise AssertionError("parsed again")
+
+    with monkeypatch.context() as mp:  # a new process: nothing remembered in memory, both files' tables on disk
+        mp.setattr(maps, "_built", {})
+        mp.setattr(maps, "_parsed", {})
+        mp.setattr(maps, "parse", fail)
+        kept = maps.load_map(str(path))
+        assert kept == first and kept is not first and kept.source == str(path)
+        assert maps.map_content(kept) == (str(path), path.read_bytes(), maps._shared_raw()[0])
+    path.write_text(path.read_text().replace('name = "Around the World"', 'name = "Around the Wxrld"', 1))
+    assert maps.load_map(str(path)).name == "Around the Wxrld"
+    assert len(list((tmp_path / "cache").glob("around-the-world-loaded-*.pickle"))) == 2

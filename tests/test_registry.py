@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import sys
 import types
 from pathlib import Path
@@ -55,7 +54,7 @@ def test_unknown_game_key_names_the_known_games() -> None:
 
 def test_unavailable_game_module_is_a_clear_error(monkeypatch: pytest.MonkeyPatch) -> None:
     trek = registry.find_game("trekking-the-world")
-    broken = dataclasses.replace(trek, record="no_such_module:read_record")
+    broken = trek._replace(record="no_such_module:read_record")
     monkeypatch.setattr(registry, "GAMES", tuple(broken if g is trek else g for g in registry.GAMES))
     with pytest.raises(DataError) as info:
         registry.score_document({"game": "trekking-the-world"}, "g.toml", Path("."))

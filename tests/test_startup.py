@@ -12,7 +12,7 @@ from typing import Any
 import pytest
 from click.testing import CliRunner
 
-from printkit.cli import cli
+from printkit.cli import PAUSED_PAGES, cli
 
 ROOT = Path(__file__).resolve().parents[1]
 HEAVY = [
@@ -41,8 +41,11 @@ else:
 collections = sum(s["collections"] for s in gc.get_stats()) - before
 collecting = gc.isenabled()
 modules = sorted(sys.modules)
+built = sorted(f"{n}.{k}" for n, mod in list(sys.modules.items()) if n.startswith("printkit") and mod is not None
+               for k, v in vars(mod).items() if isinstance(v, type) and v.__module__ == n and "__dataclass_fields__" in vars(v))
 import json
-print(json.dumps({"code": code, "modules": modules, "collections": collections, "collecting": collecting}))
+print(json.dumps({"code": code, "modules": modules, "collections": collections, "collecting": collecting,
+                  "dataclasses": built}))
 """
 
 
@@ -88,8 +91,9 @@ def test_turn_commands_import_nothing_heavy(tmp_path: Path, command: list[str]) 
         assert "dataclasses" not in modules
 
 
-def test_the_probe_would_notice_a_heavy_import(tmp_path: Path) -> None:
-    # `turns start` loads the map (tomllib, the loader): the same check flags it
+def test_the_probe_would_notice_a_heavy_import(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # `turns start` loads the map (tomllib, the loader): the same check flags it (no cache: the map is parsed)
+    monkeypatch.setenv("PRINTKIT_NO_CACHE", "1")
     code, modules = loaded_after("turns", "start", "--seed", "1", "--state", str(tmp_path / "g.json"))
     assert code == 0
     assert "tomllib" in heavy_in(modules) and "printkit.loading.maps" in heavy_in(modules)
@@ -104,13 +108,32 @@ def test_help_imports_nothing_heavy(command: list[str]) -> None:
 
 
 def test_render_and_scan_help_import_no_scan_library(tmp_path: Path) -> None:
-    code, modules = loaded_after("render", "map", "world", "-o", str(tmp_path / "w.pdf"))
-    assert code == 0 and "segno.encoder" in modules  # the probe did draw the QR code
+    code, modules = loaded_after("render", "map", "world", "--names", "Ann", "-o", str(tmp_path / "w.pdf"))
+    assert code == 0 and "segno.encoder" in modules  # the probe did draw a QR code (a named page's is never kept)
     # segno's encoder alone: its package __init__ (writers -> xml.sax.saxutils -> urllib.request) is not run
     assert [m for m in ("segno", "segno.writers", "urllib.request", "http.client", "ssl", "email") if m in modules] == []
     assert [m for m in SCAN if any(n == m or n.startswith(m + ".") for n in modules)] == []
     code, modules = loaded_after("scan", "--help")
     assert code == 0 and [m for m in SCAN if any(n == m or n.startswith(m + ".") for n in modules)] == []
+
+
+WARM_RENDER_OFF = ["tomllib", "json", "printkit.layout.icons", "printkit.layout.pathdata", "segno", "segno.encoder",
+                   "printkit.sheets.mapplan", "printkit.sheets.citytags", "printkit.sheets.layoutcheck",
+                   "printkit.sheets.mapsheet"]
+"""What a render from the cache does without: the map is kept built (no TOML parser), the layout, the icons'
+symbols, the field JSON and a blank sheet's QR code too (no planner, no SVG path reader, no JSON, no QR encoder)."""
+
+
+def test_a_warm_render_parses_no_toml_and_builds_only_the_primitives_dataclasses(tmp_path: Path,
+                                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("PRINTKIT_CACHE_DIR", str(tmp_path / "cache"))
+    cold = probe("render", "map", "world", "-o", str(tmp_path / "cold.pdf"))
+    assert cold["code"] == 0 and "tomllib" in cold["modules"]  # the probe would notice
+    doc = probe("render", "map", "world", "-o", str(tmp_path / "warm.pdf"))
+    assert doc["code"] == 0 and (tmp_path / "warm.pdf").read_bytes() == (tmp_path / "cold.pdf").read_bytes()
+    assert [m for m in WARM_RENDER_OFF if m in doc["modules"]] == []
+    # a frozen dataclass costs 0.3-0.8 ms to define: only the drawing primitives still are
+    assert {name.rsplit(".", 1)[0] for name in doc["dataclasses"]} == {"printkit.layout.primitives"}
 
 
 def test_paths_are_written_as_pathlib_writes_them(tmp_path: Path) -> None:
@@ -151,8 +174,13 @@ def test_short_commands_run_without_garbage_collections(tmp_path: Path) -> None:
     assert (doc["code"], doc["collections"], doc["collecting"]) == (0, 0, False)
 
 
-def test_rendering_runs_with_the_collector_on(tmp_path: Path) -> None:
+def test_rendering_a_big_pack_runs_with_the_collector_on(tmp_path: Path) -> None:
+    # a sheet or a small pack runs with the collector paused (no garbage cycles worth walking before the exit)
     doc = probe("render", "map", "world", "-o", str(tmp_path / "w.pdf"))
+    assert (doc["code"], doc["collections"], doc["collecting"]) == (0, 0, True)
+    doc = probe("render", "map", "world", "--players", str(PAUSED_PAGES), "-o", str(tmp_path / "s.pdf"))
+    assert (doc["code"], doc["collections"], doc["collecting"]) == (0, 0, True)
+    doc = probe("render", "map", "world", "--players", str(PAUSED_PAGES + 1), "-o", str(tmp_path / "p.pdf"))
     assert doc["code"] == 0 and doc["collections"] > 0 and doc["collecting"] is True
     doc = probe("render", "map", "world", "-o", str(tmp_path / "w2.pdf"), gc_off=True)
     assert doc["code"] == 0 and doc["collections"] == 0 and doc["collecting"] is False

@@ -10,9 +10,8 @@ import contextlib
 import os
 import re
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass
 from pathlib import Path
-from typing import BinaryIO, Literal
+from typing import BinaryIO, Literal, NamedTuple
 
 from printkit.errors import PrintkitError
 from printkit.files import atomic_write_all, remove_stale_temps
@@ -109,8 +108,7 @@ def numbered_paths(path: str | os.PathLike[str], count: int) -> list[Path]:
     return [p.with_name(f"{p.stem}-{i:0{digits}d}{p.suffix}") for i in range(1, count + 1)]
 
 
-@dataclass(frozen=True)
-class Written:
+class Written(NamedTuple):
     """What :func:`write` did: the files written, and the pages of an earlier pack it removed."""
 
     paths: list[Path]

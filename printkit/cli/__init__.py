@@ -8,7 +8,9 @@ docs/performance.md). At the end everything made so far is moved to the
 collector's permanent generation (``gc.freeze``), so turning it on again (the
 console script exits right after) does not walk it all at once either. The
 commands in :data:`COLLECTED` make pages and pictures: the collector is on
-again once their module is loaded. This module
+again once their module is loaded; ``render`` turns it on only for a pack of
+more than :data:`PAUSED_PAGES` pages (a sheet or a small pack makes no garbage
+cycles worth a collection before the process ends). This module
 imports only ``gc`` and ``sys``; ``printkit.cli.cli`` (the group) and its
 helpers are loaded from :mod:`printkit.cli.group` on first use.
 """
@@ -23,8 +25,10 @@ if TYPE_CHECKING:
     from types import TracebackType
     from typing import Any
 
-COLLECTED = frozenset({"render", "scan", "host"})
+COLLECTED = frozenset({"scan", "host"})
 """Commands that run with the garbage collector on; every other one does a small, bounded piece of work."""
+PAUSED_PAGES = 32
+"""``render`` keeps the collector paused for at most this many pages (a bigger pack turns it on: bounded memory)."""
 
 _before: list[bool] = []  # whether the collector was on before each pause still in force, innermost last
 

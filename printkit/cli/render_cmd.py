@@ -158,8 +158,11 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
       printkit render map world --names "Ann,Bo,Cy" --fillable -o party.pdf
     """
     from printkit import backends
+    from printkit.cli import PAUSED_PAGES, resume_collector
 
     roster = _roster(players, names)
+    if len(roster) > PAUSED_PAGES:
+        resume_collector()
     try:
         chosen = backends.format_for(None if output in (None, STDOUT) else output, fmt)
     except backends.OutputError as exc:

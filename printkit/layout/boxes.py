@@ -7,15 +7,14 @@ labels collide and that nothing leaves the printable area.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from printkit.layout import fonts
 from printkit.layout.geo import clip_segment
 from printkit.layout.primitives import Cells, Circle, Form, Icon, Item, Line, Path, Rect, Text, UseForm
 
 
-@dataclass(frozen=True)
-class Box:
+class Box(NamedTuple):
     """An axis-aligned box (top-left x, y; width, height)."""
 
     x: float

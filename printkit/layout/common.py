@@ -8,8 +8,8 @@ tables of write-in boxes. All sizes are points; origin top-left, y down.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
 from functools import lru_cache
+from typing import NamedTuple
 
 from printkit.errors import PrintkitError
 from printkit.layout import fonts
@@ -189,8 +189,7 @@ def section_header(x: float, y: float, w: float, title: str, note: str = "") -> 
     return items, rule_y - y + 4
 
 
-@dataclass(frozen=True)
-class Sheet:
+class Sheet(NamedTuple):
     """A portrait page begun with its title: size, printable x/width, the title items, y below it."""
 
     width: float
@@ -229,8 +228,7 @@ def title_block(x: float, y: float, w: float, title: str, subtitle: str = "") ->
     return items, height
 
 
-@dataclass(frozen=True)
-class NameSlot:
+class NameSlot(NamedTuple):
     """Where each page of a pack writes its player's name (baseline start, max width)."""
 
     x: float
@@ -246,7 +244,7 @@ def name_line(x: float, y: float, w: float, label: str = "Name") -> tuple[list[I
     (g, j, p, q, y), so a printed name never has the rule through it.
     """
     size = 10.0
-    slot_size = NameSlot.size
+    slot_size: float = NameSlot._field_defaults["size"]
     base = y + fonts.ascent(slot_size, "bold")
     rule_y = base + fonts.descent(slot_size, "bold") + 0.5 + WRITE_LINE.width / 2
     lw = fonts.text_width(label + ":", size, "bold")
@@ -306,22 +304,25 @@ def symbols_for(items: Iterable[Item]) -> tuple[Symbol, ...]:
 
 def document(
     width: float, height: float, pages: Sequence[Page], forms: Sequence[Form] = (), title: str = "",
-    meta: dict[str, str] | None = None,
+    meta: dict[str, str] | None = None, symbols: tuple[Symbol, ...] | None = None,
 ) -> Document:
-    """A Document whose symbol table holds every icon its pages and forms use."""
-    everything: list[Item] = [i for p in pages for i in p.items]
-    everything += [i for f in forms for i in f.items]
-    return Document(width, height, tuple(pages), tuple(forms), symbols_for(everything), title, meta or {})
+    """A Document whose symbol table holds every icon its pages and forms use (``symbols``, when found before)."""
+    if symbols is None:
+        everything: list[Item] = [i for p in pages for i in p.items]
+        everything += [i for f in forms for i in f.items]
+        symbols = symbols_for(everything)
+    return Document(width, height, tuple(pages), tuple(forms), symbols, title, meta or {})
 
 
 def pack(
     width: float, height: float, shared: Sequence[Item], names: Sequence[str], slot: NameSlot | None,
-    title: str, form_name: str = "sheet",
+    title: str, form_name: str = "sheet", symbols: tuple[Symbol, ...] | None = None,
 ) -> Document:
     """One page per name (at least one), each the shared Form plus that name in ``slot``.
 
     The shared items are drawn once as a Form, so a 100-page pack costs little
-    more than one page.
+    more than one page. A name adds no icon: ``symbols``, if given, are those
+    the shared items use (:func:`symbols_for`, kept with a cached layout).
     """
     form = Form(form_name, tuple(shared))
     pages: list[Page] = []
@@ -330,4 +331,4 @@ def pack(
         if name and slot is not None:
             items.append(name_text(slot.x, slot.y, name, slot.width, slot.size))
         pages.append(Page(tuple(items), label=name))
-    return document(width, height, pages, [form], title)
+    return document(width, height, pages, [form], title, symbols=symbols)

@@ -9,9 +9,9 @@ not applied (the PDF backend does not kern either).
 from __future__ import annotations
 
 import struct
-from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
+from typing import NamedTuple
 
 from printkit.errors import DataError
 from printkit.layout.primitives import FontWeight
@@ -26,8 +26,7 @@ NAME = "Open Sans"
 _FILES: dict[str, str] = {"regular": "OpenSans-Regular.ttf", "bold": "OpenSans-Bold.ttf"}
 
 
-@dataclass(frozen=True)
-class FontMetrics:
+class FontMetrics(NamedTuple):
     """What layout needs from one TrueType file, in font units."""
 
     units_per_em: int

@@ -10,10 +10,8 @@ box. Outlines are public-domain data in printkit/assets/geo (see PROVENANCE.md).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Sequence
-from dataclasses import replace
 from functools import lru_cache
 from typing import Any
 
@@ -99,6 +97,8 @@ def outline(name: str) -> dict[str, Any]:
     if not path.is_file():
         known = ", ".join(sorted(p.stem for p in asset("geo").glob("*.json")))
         raise DataError([f"projection.outline: no bundled outline {name!r} (expected one of: {known})"])
+    import json  # here: only laying a map out reads an outline
+
     doc: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
     return doc
 
@@ -201,7 +201,7 @@ class MapFrame:
         for inset in insets:
             b0, b1, b2, b3 = (float(v) for v in inset.bounds)
             fx, fy, fw, fh = (float(v) for v in inset.box)
-            sub = replace(projection, bounds=(b0, b1, b2, b3))
+            sub = projection._replace(bounds=(b0, b1, b2, b3))
             frames.append(((b0, b1, b2, b3), MapFrame(sub, x + fx * w, y + fy * h, fw * w, fh * h, insets=())))
         self.insets = tuple(frames)
         """(lon/lat bounds, frame) of each inset."""

@@ -9,9 +9,8 @@ black-and-white and at small sizes.
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 from printkit.errors import DataError
 from printkit.layout import pathdata
@@ -21,8 +20,7 @@ from printkit.resources import asset
 _FILL = Style(stroke=None, fill="#000000", width=0.0)
 
 
-@dataclass(frozen=True)
-class IconSource:
+class IconSource(NamedTuple):
     """Where an icon came from: ``set:name`` and its licence (SPDX id)."""
 
     source: str

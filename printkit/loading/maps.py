@@ -76,7 +76,9 @@ def _parsed_shared(raw: bytes, source: str) -> dict[str, Any]:
     hit = _parsed.get(source)
     if hit is not None and hit[0] == raw:
         return hit[1]
-    doc = parse(*decode(raw, source), "toml")
+    from printkit.cache import remembered  # kept on disk by name and bytes, like a built map
+
+    doc: dict[str, Any] = remembered(f"{GAME}-shared", (source, raw), dict, lambda: parse(*decode(raw, source), "toml"))
     _remember(_parsed, source, (raw, doc))
     return doc
 
@@ -123,16 +125,19 @@ def load_map_file(path: str | os.PathLike[str]) -> model.GameMap:
     """Load and validate the map file at ``path`` (never a bundled id).
 
     Both files are read every time; a map whose two files hold the same bytes
-    as last time (under the same names) is the GameMap built then, so a caller
-    scoring many games validates each map once, and an edited file is read anew.
+    as last time (under the same names) is the GameMap built then (in this
+    process, else kept on disk by :mod:`printkit.cache`), so a caller scoring
+    many games validates each map once, and an edited file is read anew.
     """
     raw, source = read_source_remembered(path)
     shared_raw, shared_source = _shared_raw()
     hit = _built.get(source)
     if hit is not None and hit[0] == raw and hit[1] == shared_raw and hit[2].source == source:
         return hit[2]
-    doc = parse(*decode(raw, source), "toml")
-    built = build_map(doc, source, _parsed_shared(shared_raw, shared_source), shared_source)
+    from printkit.cache import remembered  # a valid map is built once per content, then kept on disk
+
+    built = remembered(f"{GAME}-loaded", (source, raw, shared_source, shared_raw), model.GameMap, lambda: build_map(
+        parse(*decode(raw, source), "toml"), source, _parsed_shared(shared_raw, shared_source), shared_source))
     _remember(_built, source, (raw, shared_raw, built))
     return built
 

@@ -4,15 +4,13 @@ A map is regions, cities and routes, plus the scoring sections printed beside
 it. Every section of marks is a :class:`Track`: one row per kind (a souvenir,
 a sight, an animal), one column per level (1st mark, 2nd mark, ...).
 
-The parts and :class:`GameMap` are typed ``NamedTuple``s, immutable (change
-one with ``._replace``); :class:`Projection` is a frozen dataclass
-(``layout.geo`` uses ``dataclasses.replace`` on it). Annotations are evaluated (no ``from __future__ import annotations``):
+The parts, :class:`Projection` and :class:`GameMap` are typed ``NamedTuple``s,
+immutable (change one with ``._replace``). Annotations are evaluated (no ``from __future__ import annotations``):
 ``typing.NamedTuple`` compiles every string annotation, and building these
 classes is on the way of every command that loads a map.
 """
 
 from collections.abc import Mapping
-from dataclasses import dataclass
 from functools import cached_property
 from typing import Any, Literal, NamedTuple
 
@@ -155,8 +153,7 @@ class Inset(NamedTuple):
     name: str = ""
 
 
-@dataclass(frozen=True)
-class Projection:
+class Projection(NamedTuple):
     """How the map sheet projects latitude/longitude (parameters in degrees).
 
     Places inside an inset's bounds are drawn in that inset's box instead.

@@ -3,8 +3,7 @@
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass
-from typing import Generic, TypeVar
+from typing import Generic, NamedTuple, TypeVar
 
 from printkit.layout.primitives import Document
 
@@ -15,8 +14,7 @@ SheetBuilder = Callable[[T, list[str], str], Document]
 """``builder(model, names, paper) -> Document``: one page (or more) of sheet for these players."""
 
 
-@dataclass(frozen=True)
-class Prepared(Generic[T, L]):
+class Prepared(NamedTuple, Generic[T, L]):
     """What a sheet kind's pages share, made once per (model, paper), and how its builder is handed one made before.
 
     The registry keeps ``make``'s (picklable) result on disk and hands it back

@@ -12,10 +12,7 @@ only ink that carries no field changes.
 
 from __future__ import annotations
 
-import hashlib
-import json
-from dataclasses import dataclass
-from typing import Any
+from typing import Any, NamedTuple
 
 SCHEME = "1"
 """The version of the field JSON's shape; the first part of every layout version."""
@@ -27,8 +24,7 @@ Rect4 = tuple[float, float, float, float]
 """x0, y0, x1, y1 (top-left, bottom-right)."""
 
 
-@dataclass(frozen=True)
-class CityField:
+class CityField(NamedTuple):
     """A city's circle (centre, radius) and the tag holding its name and icons."""
 
     id: str
@@ -37,8 +33,7 @@ class CityField:
     tag: Rect4
 
 
-@dataclass(frozen=True)
-class RouteField:
+class RouteField(NamedTuple):
     """A route's line, city ``a`` to city ``b``."""
 
     a: str
@@ -51,16 +46,14 @@ class RouteField:
         return f"{self.a}-{self.b}"
 
 
-@dataclass(frozen=True)
-class BoxField:
+class BoxField(NamedTuple):
     """A write-in or tick box, named by the game file's key (``souvenirs.hats.1``)."""
 
     id: str
     rect: Rect4
 
 
-@dataclass(frozen=True)
-class Fields:
+class Fields(NamedTuple):
     """The geometry of one sheet's first page."""
 
     kind: str
@@ -75,6 +68,9 @@ class Fields:
     @property
     def layout(self) -> str:
         """``SCHEME.<hash>``: changes whenever the geometry does."""
+        import hashlib  # here: only making a layout needs it (it loads OpenSSL, about 2 ms)
+        import json
+
         body = json.dumps(_geometry(self), sort_keys=True, separators=(",", ":"))
         return f"{SCHEME}.{hashlib.sha256(body.encode()).hexdigest()[:16]}"
 
@@ -118,6 +114,8 @@ def to_json(f: Fields) -> dict[str, object]:
 
 def dumps(f: Fields) -> str:
     """The ``--fields`` JSON text (stable key order, one trailing newline)."""
+    import json  # here: a render from the cache has the text already
+
     return json.dumps(to_json(f), indent=1, ensure_ascii=False) + "\n"
 
 
@@ -131,6 +129,8 @@ def _four(v: Any) -> Rect4:
 
 def loads(data: str) -> Fields:
     """A :class:`Fields` from :func:`dumps` text (coordinates as rounded there)."""
+    import json
+
     doc = json.loads(data)
     sheet = doc["sheet"]
     return Fields(

@@ -9,11 +9,11 @@ version, page number and player (see :func:`printkit.layout.marks.sheet_payload`
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
+from typing import NamedTuple
 
 from printkit.layout.marks import aruco_marker, qr_code, sheet_payload
-from printkit.layout.primitives import Document, Item, Page, Rect, Style
+from printkit.layout.primitives import Cells, Document, Item, Page, Rect, Style
 from printkit.model.maps import GameMap
 from printkit.sheets.fields import FIELDS_META
 
@@ -29,6 +29,42 @@ QR_RIGHT = 314.0
 PAPER_MARKERS = {"a4": 0, "letter": 4}
 """The first marker id of each paper."""
 WHITE = Style(stroke=None, fill="#ffffff")
+KEPT = 16
+"""Marks remembered per process."""
+
+
+class Marked(NamedTuple):
+    """What :func:`identify` adds to a layout: its version, the field JSON with the marks, a blank page 1's QR code.
+
+    Picklable: kept on disk with the layout (``sheets.atw.PREPARED``), so a
+    render from the cache encodes no QR code for a blank sheet.
+    """
+
+    layout: str
+    fields_json: str
+    blank_qr: Cells
+
+
+_MARKED: dict[tuple[str, str, str], Marked] = {}  # (map id, paper, the layout's field JSON) -> its marks
+
+
+def marked(map_id: str, paper: str, fields_json: str, width: float) -> Marked:
+    """The marks of the layout whose field JSON is ``fields_json``, memoised; :func:`keep_marked` hands one in."""
+    made = _MARKED.get((map_id, paper, fields_json))
+    if made is None:
+        import json  # here: a render from the cache is handed the marks made before
+
+        layout = str(json.loads(fields_json)["sheet"]["layout"])
+        made = Marked(layout, _with_marks(fields_json, paper, width), _qr(map_id, paper, layout, width, 1, ""))
+        keep_marked(map_id, paper, fields_json, made)
+    return made
+
+
+def keep_marked(map_id: str, paper: str, fields_json: str, made: Marked) -> None:
+    """Remember ``made`` as the marks of that layout (the registry's disk cache hands them in)."""
+    if len(_MARKED) >= KEPT:
+        _MARKED.clear()
+    _MARKED[(map_id, paper, fields_json)] = made
 
 
 def marker_boxes(paper: str, width: float, height: float) -> list[tuple[int, float, float, float, float]]:
@@ -45,10 +81,16 @@ def qr_box(width: float) -> tuple[float, float, float, float]:
     return x1 - QR_SIZE, QR_TOP, x1, QR_TOP + QR_SIZE
 
 
+def _qr(map_id: str, paper: str, layout: str, width: float, page: int, name: str) -> Cells:
+    """The QR code of page ``page`` (from 1) of ``name``'s map sheet."""
+    qx0, qy0, qx1, _ = qr_box(width)
+    return qr_code(sheet_payload(map_id, paper, layout, page, name), qx0, qy0, qx1 - qx0)
+
+
 def identity_items(
-    m: GameMap, paper: str, layout: str, size: tuple[float, float], page: int, name: str
+    m: GameMap, paper: str, layout: str, size: tuple[float, float], page: int, name: str, blank: Cells | None = None
 ) -> list[Item]:
-    """The markers and the QR code of page ``page`` (from 1) of ``name``'s map sheet."""
+    """The markers and the QR code of page ``page`` (from 1) of ``name``'s map sheet (``blank``: page 1's, no name)."""
     width, height = size
     items: list[Item] = []
     for marker_id, x0, y0, x1, _ in marker_boxes(paper, width, height):
@@ -56,12 +98,15 @@ def identity_items(
     qx0, qy0, qx1, _ = qr_box(width)
     quiet = 4.0  # a white ground, so nothing drawn later shows through the code's quiet zone
     items.append(Rect(qx0 - quiet, qy0 - quiet, qx1 - qx0 + 2 * quiet, qx1 - qx0 + 2 * quiet, WHITE))
-    items.append(qr_code(sheet_payload(m.id, paper, layout, page, name), qx0, qy0, qx1 - qx0))
+    qr = blank if blank is not None and (page, name) == (1, "") else _qr(m.id, paper, layout, width, page, name)
+    items.append(qr)
     return items
 
 
 def _with_marks(fields_json: str, paper: str, width: float) -> str:
     """The ``--fields`` JSON with the scan's ``markers`` and ``qr`` rectangles added."""
+    import json
+
     doc = json.loads(fields_json)
     doc["markers"] = [{"id": k, "rect": [round(v, 2) for v in box]}
                       for k, *box in marker_boxes(paper, width, doc["sheet"]["height"])]
@@ -71,12 +116,11 @@ def _with_marks(fields_json: str, paper: str, width: float) -> str:
 
 def identify(document: Document, m: GameMap, paper: str) -> Document:
     """``document`` (map sheets of ``m``) with markers and a QR code on every page, and both in its fields."""
-    fields = document.meta[FIELDS_META]
-    layout = str(json.loads(fields)["sheet"]["layout"])
+    made = marked(m.id, paper, document.meta[FIELDS_META], document.width)
     size = (document.width, document.height)
     pages = tuple(
-        replace(p, items=(*p.items, *identity_items(m, paper, layout, size, k, p.label)))
+        replace(p, items=(*p.items, *identity_items(m, paper, made.layout, size, k, p.label, made.blank_qr)))
         for k, p in enumerate(document.pages, start=1)
     )
-    meta = {**document.meta, FIELDS_META: _with_marks(fields, paper, document.width)}
+    meta = {**document.meta, FIELDS_META: made.fields_json}
     return replace(document, pages=pages, meta=meta)

@@ -11,8 +11,8 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import NamedTuple
 
-from printkit.layout.common import LayoutError, NameSlot, pack
-from printkit.layout.primitives import Document, Item
+from printkit.layout.common import LayoutError, NameSlot, pack, symbols_for
+from printkit.layout.primitives import Document, Item, Symbol
 from printkit.model.maps import GameMap
 from printkit.sheets.fields import FIELDS_META, Fields
 
@@ -23,7 +23,8 @@ KEPT = 16
 
 
 class Pages(NamedTuple):
-    """What every page of a map sheet shares, where names go, its geometry (and as JSON), its layout problems.
+    """What every page of a map sheet shares (and the icons it draws), where names go, its geometry (and as
+    JSON), its layout problems.
 
     Picklable: the registry keeps it on disk (see docs/render.md).
     """
@@ -33,6 +34,7 @@ class Pages(NamedTuple):
     fields: Fields
     problems: tuple[str, ...]
     fields_json: str
+    symbols: tuple[Symbol, ...]  # the icons the shared items use: a page adds only its name
 
 
 _PAGES: dict[tuple[GameMap, str], Pages] = {}
@@ -47,7 +49,7 @@ def pages(m: GameMap, paper: str) -> Pages:
 
         shared, slot, fields, _ = mapsheet.compose(m, paper)
         problems = tuple(mapsheet._problems(m, paper, shared, fields))  # noqa: SLF001 - the sheet's own check
-        made = Pages(shared, slot, fields, problems, dumps(fields))
+        made = Pages(shared, slot, fields, problems, dumps(fields), symbols_for(shared))
         keep_pages(m, paper, made)
     return made
 
@@ -61,9 +63,9 @@ def keep_pages(m: GameMap, paper: str, made: Pages) -> None:
 
 def build(m: GameMap, names: list[str], paper: str) -> Document:
     """Map sheets for ``m``: one landscape page per player name (at least one); refuses a crowded map."""
-    shared, slot, fields, problems, fields_json = pages(m, paper)
+    shared, slot, fields, problems, fields_json, symbols = pages(m, paper)
     if problems:
         raise LayoutError("\n".join(problems))
-    doc = pack(fields.width, fields.height, shared, names, slot, f"{m.title} - map sheet", "map")
+    doc = pack(fields.width, fields.height, shared, names, slot, f"{m.title} - map sheet", "map", symbols)
     where = f"{slot.x} {slot.y} {slot.width} {slot.size}"
     return replace(doc, meta={**doc.meta, FIELDS_META: fields_json, NAME_SLOT_META: where})

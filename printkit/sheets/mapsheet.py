@@ -8,7 +8,6 @@ drawn once as a Form, so a pack of N sheets costs little more than one.
 from __future__ import annotations
 
 import math
-from dataclasses import replace
 from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -278,7 +277,7 @@ def compose(m: GameMap, paper: str) -> Composed:
     shared += block
     line, slot = name_line(x0 + inner_w - name_w, y0 + 2, name_w, "Name")
     shared += line
-    slot = replace(slot, y=slot.y - NAME_LIFT)  # a printed name's descenders clear the rule
+    slot = slot._replace(y=slot.y - NAME_LIFT)  # a printed name's descenders clear the rule
     start_y = y0 + 24
     shared.append(Icon("star", x0 + inner_w - name_w, start_y + 2, 12))
     shared.append(text(x0 + inner_w - name_w + 16, start_y + 12, "Start:", 10, "bold"))
