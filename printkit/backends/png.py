@@ -1,8 +1,8 @@
 """PNG backend: rasterise the PDF with pypdfium2, one PNG per page.
 
-The PNG is encoded here with zlib (no timestamps, no extra chunks besides the
-resolution), so identical documents give identical bytes and no imaging
-library is needed.
+The PNG is encoded with zlib by ``backends.pngbands`` (no timestamps, no extra
+chunks besides the resolution), so identical documents give identical bytes
+and no imaging library is needed.
 """
 
 from __future__ import annotations
