@@ -166,35 +166,48 @@ PDF_PAGES = 32
 """Pages of a pack drawn into one PDF at a time, so a big pack's PDF is never held whole."""
 
 
+def _ground(pdf_bytes: bytes, dpi: int) -> tuple[Any, Any, Picture]:
+    """The ground's PDF (kept open while its bitmap is used), its page rasterised, and its compressed bands."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(pdf_bytes)
+    try:
+        page = pdf[0]
+        bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255))
+    except BaseException:
+        pdf.close()
+        raise
+    rgb = memoryview(bitmap.buffer)
+    width, height = _size(page, bitmap, dpi)
+    return pdf, bitmap, Picture(rgb, width, height, bitmap.stride, bands(rgb, width, height, bitmap.stride))
+
+
 def pack_pngs(document: Document, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None) -> Iterator[bytes]:
     """Every page as PNG bytes, one at a time; ``progress(1)`` after each page is drawn and after each is encoded.
 
     What every page shares (the form each starts with) is rasterised and
-    compressed once and each page drawn over a copy of it: the same pixels and
-    bytes as drawing it whole, only the bands of rows it changes compressed again.
+    compressed once (in a thread, while the first pages' PDF is drawn) and each
+    page drawn over a copy of it: the same pixels and bytes as drawing it whole,
+    only the bands of rows it changes compressed again.
     """
-    import pypdfium2 as pdfium
+    from concurrent.futures import ThreadPoolExecutor
 
     from printkit.backends.pdf import render_pdf
 
     split = split_ground(document)
     ground, pages = (None, document) if split is None else (split[0], split[1])
-    bitmap, pdf, like = None, None, None
-    try:
-        if ground is not None:
-            pdf = pdfium.PdfDocument(render_pdf(ground))
-            bitmap = pdf[0].render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255))
-            rgb = memoryview(bitmap.buffer)
-            width, height = _size(pdf[0], bitmap, dpi)
-            like = Picture(rgb, width, height, bitmap.stride, bands(rgb, width, height, bitmap.stride))
-        for start in range(0, len(pages.pages), PDF_PAGES):
-            chunk = replace(pages, pages=pages.pages[start : start + PDF_PAGES])
-            yield from png_pages(render_pdf(chunk, progress), dpi, progress, bitmap, like)
-    finally:
-        if bitmap is not None:
-            bitmap.close()
-        if pdf is not None:
-            pdf.close()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        made = None if ground is None else pool.submit(_ground, render_pdf(ground), dpi)
+        try:
+            for start in range(0, len(pages.pages), PDF_PAGES):
+                chunk = render_pdf(replace(pages, pages=pages.pages[start : start + PDF_PAGES]), progress)
+                _, bitmap, like = (None, None, None) if made is None else made.result()
+                yield from png_pages(chunk, dpi, progress, bitmap, like)
+        finally:
+            if made is not None and made.exception() is None:
+                pdf, bitmap, _ = made.result()
+                bitmap.close()
+                pdf.close()
 
 
 def render_png_pages(
