@@ -102,11 +102,11 @@ def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int]
               ground: Any | None = None, like: Picture | None = None) -> Iterator[bytes]:  # fmt: skip
     """Every page of a PDF as PNG bytes at ``dpi``, one at a time; ``progress(1)`` after each page.
 
-    Page n is encoded (zlib, which lets other threads run) while page n+1 is
-    drawn. Given a ``ground`` bitmap, each page is drawn over a copy of it and
-    encoded before the next is drawn (one buffer beside the ground, not two:
-    drawing over a copy is quick, and memory stays low); bands of rows the same
-    as ``like``'s (the ground's, compressed) are not compressed again.
+    Page n is encoded (zlib, which lets other threads run) in a thread while
+    page n+1 is drawn. Given a ``ground`` bitmap, each page is drawn over a copy
+    of it and encoded here before the next is drawn (one buffer beside the
+    ground, not two: drawing over a copy is quick, and memory stays low); bands
+    of rows the same as ``like``'s (the ground's, compressed) are not compressed again.
     """
     import pypdfium2 as pdfium
     from concurrent.futures import Future, ThreadPoolExecutor
@@ -115,10 +115,8 @@ def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int]
     pdf = pdfium.PdfDocument(pdf_bytes)
     encoding: tuple[Future[bytes], Any, Any] | None = None  # the page being encoded, its bitmap and page
 
-    def finished() -> bytes:
-        assert encoding is not None
-        future, bitmap, page = encoding
-        png = future.result()
+    def finished(png: Future[bytes] | bytes, bitmap: Any, page: Any) -> bytes:
+        png = png if isinstance(png, bytes) else png.result()
         bitmap.close()
         page.close()
         if progress is not None:
@@ -126,20 +124,20 @@ def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int]
         return png
 
     try:
-        with ThreadPoolExecutor(max_workers=1) as encoder:
+        with ThreadPoolExecutor(max_workers=1) as encoder:  # its thread starts at the first page given to it
             for index in range(len(pdf)):
                 page = pdf[index]
                 bitmap = _draw(page, dpi, buffers, ground)
-                width, height = _size(page, bitmap, dpi)
-                future = encoder.submit(encode_png, memoryview(bitmap.buffer), width, height, bitmap.stride, dpi, like)
+                args = (memoryview(bitmap.buffer), *_size(page, bitmap, dpi), bitmap.stride, dpi, like)
+                if ground is not None:
+                    yield finished(encode_png(*args), bitmap, page)
+                    continue
+                future = encoder.submit(encode_png, *args)
                 if encoding is not None:
-                    yield finished()
+                    yield finished(*encoding)
                 encoding = (future, bitmap, page)
-                if buffers.count == 1:
-                    yield finished()
-                    encoding = None
             if encoding is not None:
-                yield finished()
+                yield finished(*encoding)
     finally:
         pdf.close()
 
