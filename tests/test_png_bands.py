@@ -65,8 +65,10 @@ def test_bands_decode_to_the_rows(monkeypatch: pytest.MonkeyPatch, height: int) 
     assert encode_png(rgb, width, height, stride, 150) == data  # reproducible
 
 
-def test_a_band_is_compressed_again_only_where_its_rows_differ(monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize("compared", [7, 512, 32768])  # bytes compared at a time: a band in pieces, or whole
+def test_a_band_is_compressed_again_only_where_its_rows_differ(monkeypatch: pytest.MonkeyPatch, compared: int) -> None:
     monkeypatch.setattr(pngbands, "BAND", 8)
+    monkeypatch.setattr(pngbands, "_COMPARED", compared)
     width, height, stride = 20, 30, 64
     ground = picture(random.Random(1), width, height, stride)
     like = Picture(memoryview(ground), width, height, stride, bands(ground, width, height, stride))

@@ -48,12 +48,20 @@ def adler32_combine(first: int, second: int, second_length: int) -> int:
 
 
 def _band(rgb: bytes | memoryview, row: int, stride: int, top: int, bottom: int) -> Band:
-    raw = bytearray()
+    raw = bytearray((bottom - top) * (row + 1))  # each row after its filter byte 0: none
     for y in range(top, bottom):
-        raw.append(0)  # filter: none
-        raw += rgb[y * stride : y * stride + row]
+        at = (y - top) * (row + 1) + 1
+        raw[at : at + row] = rgb[y * stride : y * stride + row]
     packer = zlib.compressobj(ZLIB_LEVEL, zlib.DEFLATED, -15)
     return Band(packer.compress(raw) + packer.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(raw), len(raw))
+
+
+_COMPARED = 32768  # bytes of two pictures compared at a time: small copies, taken again from malloc's free lists
+
+
+def _same(first: bytes | memoryview, second: bytes | memoryview, start: int, stop: int) -> bool:
+    return all(bytes(first[at : min(at + _COMPARED, stop)]) == bytes(second[at : min(at + _COMPARED, stop)])
+               for at in range(start, stop, _COMPARED))  # fmt: skip
 
 
 def bands(rgb: bytes | memoryview, width: int, height: int, stride: int, like: Picture | None = None) -> tuple[Band, ...]:
@@ -64,7 +72,7 @@ def bands(rgb: bytes | memoryview, width: int, height: int, stride: int, like: P
     for index, top in enumerate(range(0, height, BAND)):
         bottom = min(top + BAND, height)
         span = slice(top * stride, bottom * stride)
-        if like is not None and bytes(rgb[span]) == bytes(like.rgb[span]):  # the rows with their padding
+        if like is not None and _same(rgb, like.rgb, span.start, span.stop):  # the rows with their padding
             out.append(like.bands[index])
         else:
             out.append(_band(rgb, width * 3, stride, top, bottom))
