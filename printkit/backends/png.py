@@ -164,20 +164,19 @@ PDF_PAGES = 32
 """Pages of a pack drawn into one PDF at a time, so a big pack's PDF is never held whole."""
 
 
-def _ground(pdf_bytes: bytes, dpi: int) -> tuple[Any, Any, Picture]:
-    """The ground's PDF (kept open while its bitmap is used), its page rasterised, and its compressed bands."""
+def _ground(pdf_bytes: bytes, dpi: int) -> tuple[Any, Picture]:
+    """The ground's page rasterised (its PDF closed at once: the bitmap does not need it) and its compressed bands."""
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(pdf_bytes)
     try:
         page = pdf[0]
         bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255))
-    except BaseException:
+        width, height = _size(page, bitmap, dpi)
+    finally:
         pdf.close()
-        raise
     rgb = memoryview(bitmap.buffer)
-    width, height = _size(page, bitmap, dpi)
-    return pdf, bitmap, Picture(rgb, width, height, bitmap.stride, bands(rgb, width, height, bitmap.stride))
+    return bitmap, Picture(rgb, width, height, bitmap.stride, bands(rgb, width, height, bitmap.stride))
 
 
 def pack_pngs(document: Document, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None) -> Iterator[bytes]:
@@ -199,13 +198,11 @@ def pack_pngs(document: Document, dpi: int = DEFAULT_DPI, progress: Callable[[in
         try:
             for start in range(0, len(pages.pages), PDF_PAGES):
                 chunk = render_pdf(replace(pages, pages=pages.pages[start : start + PDF_PAGES]), progress)
-                _, bitmap, like = (None, None, None) if made is None else made.result()
+                bitmap, like = (None, None) if made is None else made.result()
                 yield from png_pages(chunk, dpi, progress, bitmap, like)
         finally:
             if made is not None and made.exception() is None:
-                pdf, bitmap, _ = made.result()
-                bitmap.close()
-                pdf.close()
+                made.result()[0].close()
 
 
 def render_png_pages(
