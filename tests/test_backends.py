@@ -19,7 +19,8 @@ from PIL import Image
 from pypdf.generic import DictionaryObject
 
 from printkit import backends
-from printkit.backends.png import encode_png, pixels
+from printkit.backends.png import pixels
+from printkit.backends.pngbands import encode_png
 from printkit.layout.primitives import (
     Circle,
     Document,

@@ -1,54 +1,23 @@
 """PNG backend: rasterise the PDF with pypdfium2, one PNG per page.
 
-The PNG is encoded here with zlib (no timestamps, no extra chunks besides the
-resolution), so identical documents give identical bytes and no imaging
-library is needed.
+The PNG is encoded with zlib by ``backends.pngbands`` (no timestamps, no extra
+chunks besides the resolution), so identical documents give identical bytes
+and no imaging library is needed.
 """
 
 from __future__ import annotations
 
 import ctypes
 import math
-import struct
-import zlib
 from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any, BinaryIO
 
+from printkit.backends.pngbands import Picture, bands, encode_png
 from printkit.layout.primitives import Document, Page, UseForm
 
 DEFAULT_DPI = 150
 _BYTES_PER_PIXEL = {1: 1, 2: 3}  # pdfium's Gray and BGR formats; the others have 4
-_BAND = 64  # rows handed to zlib at once
-ZLIB_LEVEL = 3  # measured (docs/performance.md): twice as fast as 6, and smaller on map sheets
-
-
-def _chunk(kind: bytes, data: bytes) -> bytes:
-    return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
-
-
-def encode_png(rgb: bytes | memoryview, width: int, height: int, stride: int, dpi: int) -> bytes:
-    """A truecolour PNG from packed RGB rows of ``stride`` bytes."""
-    row = width * 3
-    packer = zlib.compressobj(ZLIB_LEVEL)
-    parts: list[bytes] = []
-    for top in range(0, height, _BAND):  # a band of rows at a time: no second copy of the picture is held
-        band = bytearray()
-        for y in range(top, min(top + _BAND, height)):
-            band.append(0)  # filter: none
-            band += rgb[y * stride : y * stride + row]
-        parts.append(packer.compress(band))
-    parts.append(packer.flush())
-    ppm = round(dpi / 0.0254)
-    return b"".join(
-        (
-            b"\x89PNG\r\n\x1a\n",
-            _chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)),
-            _chunk(b"pHYs", struct.pack(">IIB", ppm, ppm, 1)),
-            _chunk(b"IDAT", b"".join(parts)),
-            _chunk(b"IEND", b""),
-        )
-    )
 
 
 def pixels(points: float, dpi: int) -> int:
@@ -58,6 +27,12 @@ def pixels(points: float, dpi: int) -> int:
     noise (792 x 150 / 72 = 1650.0000000000002) adds no pixel row.
     """
     return math.ceil(round(points * dpi / 72, 6))
+
+
+def _size(page: Any, bitmap: Any, dpi: int) -> tuple[int, int]:
+    """The page's width and height in whole pixels, at most the bitmap's."""
+    width, height = (min(pixels(pt, dpi), px) for pt, px in zip(page.get_size(), (bitmap.width, bitmap.height)))
+    return width, height
 
 
 def rasterise(
@@ -77,7 +52,7 @@ def rasterise(
         for index in range(len(pdf)) if only is None else (only,):
             page = pdf[index]
             bitmap = page.render(scale=dpi / 72, rev_byteorder=rgb, fill_color=(255, 255, 255, 255))
-            width, height = (min(pixels(pt, dpi), px) for pt, px in zip(page.get_size(), (bitmap.width, bitmap.height)))
+            width, height = _size(page, bitmap, dpi)
             yield bytes(bitmap.buffer), width, height, bitmap.stride
             bitmap.close()
             page.close()
@@ -124,13 +99,14 @@ def _draw(page: Any, dpi: int, buffers: _Buffers, ground: Any | None) -> Any:
 
 
 def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None,
-              ground: Any | None = None) -> Iterator[bytes]:  # fmt: skip
+              ground: Any | None = None, like: Picture | None = None) -> Iterator[bytes]:  # fmt: skip
     """Every page of a PDF as PNG bytes at ``dpi``, one at a time; ``progress(1)`` after each page.
 
-    Page n is encoded (zlib, which lets other threads run) while page n+1 is
-    drawn. Given a ``ground`` bitmap, each page is drawn over a copy of it and
-    encoded before the next is drawn (one buffer beside the ground, not two:
-    drawing over a copy is quick, and memory stays low).
+    Page n is encoded (zlib, which lets other threads run) in a thread while
+    page n+1 is drawn. Given a ``ground`` bitmap, each page is drawn over a copy
+    of it and encoded here before the next is drawn (one buffer beside the
+    ground, not two: drawing over a copy is quick, and memory stays low); bands
+    of rows the same as ``like``'s (the ground's, compressed) are not compressed again.
     """
     import pypdfium2 as pdfium
     from concurrent.futures import Future, ThreadPoolExecutor
@@ -139,10 +115,8 @@ def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int]
     pdf = pdfium.PdfDocument(pdf_bytes)
     encoding: tuple[Future[bytes], Any, Any] | None = None  # the page being encoded, its bitmap and page
 
-    def finished() -> bytes:
-        assert encoding is not None
-        future, bitmap, page = encoding
-        png = future.result()
+    def finished(png: Future[bytes] | bytes, bitmap: Any, page: Any) -> bytes:
+        png = png if isinstance(png, bytes) else png.result()
         bitmap.close()
         page.close()
         if progress is not None:
@@ -150,20 +124,20 @@ def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int]
         return png
 
     try:
-        with ThreadPoolExecutor(max_workers=1) as encoder:
+        with ThreadPoolExecutor(max_workers=1) as encoder:  # its thread starts at the first page given to it
             for index in range(len(pdf)):
                 page = pdf[index]
                 bitmap = _draw(page, dpi, buffers, ground)
-                width, height = (min(pixels(pt, dpi), px) for pt, px in zip(page.get_size(), (bitmap.width, bitmap.height)))
-                future = encoder.submit(encode_png, memoryview(bitmap.buffer), width, height, bitmap.stride, dpi)
+                args = (memoryview(bitmap.buffer), *_size(page, bitmap, dpi), bitmap.stride, dpi, like)
+                if ground is not None:
+                    yield finished(encode_png(*args), bitmap, page)
+                    continue
+                future = encoder.submit(encode_png, *args)
                 if encoding is not None:
-                    yield finished()
+                    yield finished(*encoding)
                 encoding = (future, bitmap, page)
-                if buffers.count == 1:
-                    yield finished()
-                    encoding = None
             if encoding is not None:
-                yield finished()
+                yield finished(*encoding)
     finally:
         pdf.close()
 
@@ -190,31 +164,45 @@ PDF_PAGES = 32
 """Pages of a pack drawn into one PDF at a time, so a big pack's PDF is never held whole."""
 
 
+def _ground(pdf_bytes: bytes, dpi: int) -> tuple[Any, Picture]:
+    """The ground's page rasterised (its PDF closed at once: the bitmap does not need it) and its compressed bands."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(pdf_bytes)
+    try:
+        page = pdf[0]
+        bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255))
+        width, height = _size(page, bitmap, dpi)
+    finally:
+        pdf.close()
+    rgb = memoryview(bitmap.buffer)
+    return bitmap, Picture(rgb, width, height, bitmap.stride, bands(rgb, width, height, bitmap.stride))
+
+
 def pack_pngs(document: Document, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None) -> Iterator[bytes]:
     """Every page as PNG bytes, one at a time; ``progress(1)`` after each page is drawn and after each is encoded.
 
-    What every page shares (the form each starts with) is rasterised once and
-    each page drawn over a copy of it: the same pixels as drawing it whole.
+    What every page shares (the form each starts with) is rasterised and
+    compressed once (in a thread, while the first pages' PDF is drawn) and each
+    page drawn over a copy of it: the same pixels and bytes as drawing it whole,
+    only the bands of rows it changes compressed again.
     """
-    import pypdfium2 as pdfium
+    from concurrent.futures import ThreadPoolExecutor
 
     from printkit.backends.pdf import render_pdf
 
     split = split_ground(document)
     ground, pages = (None, document) if split is None else (split[0], split[1])
-    bitmap, pdf = None, None
-    try:
-        if ground is not None:
-            pdf = pdfium.PdfDocument(render_pdf(ground))
-            bitmap = pdf[0].render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255))
-        for start in range(0, len(pages.pages), PDF_PAGES):
-            chunk = replace(pages, pages=pages.pages[start : start + PDF_PAGES])
-            yield from png_pages(render_pdf(chunk, progress), dpi, progress, bitmap)
-    finally:
-        if bitmap is not None:
-            bitmap.close()
-        if pdf is not None:
-            pdf.close()
+    with ThreadPoolExecutor(max_workers=1) as pool:
+        made = None if ground is None else pool.submit(_ground, render_pdf(ground), dpi)
+        try:
+            for start in range(0, len(pages.pages), PDF_PAGES):
+                chunk = render_pdf(replace(pages, pages=pages.pages[start : start + PDF_PAGES]), progress)
+                bitmap, like = (None, None) if made is None else made.result()
+                yield from png_pages(chunk, dpi, progress, bitmap, like)
+        finally:
+            if made is not None and made.exception() is None:
+                made.result()[0].close()
 
 
 def render_png_pages(
