@@ -97,12 +97,20 @@ def _escape(value: str, entities: tuple[tuple[str, str], ...] = _ATTR_ENTITIES) 
     return value
 
 
+@lru_cache(maxsize=64)
 def cells_xml(item: Cells) -> str:
-    """A grid's black runs as ``<rect>`` elements, the bytes svgwrite writes for them (without building them)."""
-    attrs = {key.replace("_", "-"): _escape(value).replace("{", "{{").replace("}", "}}")
+    """A grid's black runs as ``<rect>`` elements, the bytes svgwrite writes for them (without building them).
+
+    Remembered per grid: a pack's pages share their corner markers.
+    """
+    attrs = {key.replace("_", "-"): _escape(value).replace("%", "%%")
              for key, value in _style_attrs(item.style).items() if value}  # fmt: skip
-    attrs.update({key: "{" + key + "}" for key in ("x", "y", "width", "height")})
-    template = "<rect " + " ".join(f'{k}="{v}"' for k, v in sorted(attrs.items())) + " />"
+    attrs.update({key: "%(" + key + ")s" for key in ("x", "y", "width", "height")})
+    names = sorted(attrs)
+    geometry = [k for k in names if k in ("x", "y", "width", "height")]
+    template = "<rect " + " ".join(f'{k}="{attrs[k]}"' for k in names) + " />"
+    for key in geometry:
+        template = template.replace("%(" + key + ")s", "%s")
     numbers: dict[float, str] = {}
 
     def n(value: float) -> str:
@@ -111,7 +119,9 @@ def cells_xml(item: Cells) -> str:
             text = numbers[value] = _n(value)
         return text
 
-    return "".join(template.format(x=n(x), y=n(y), width=n(w), height=n(h)) for x, y, w, h in item.runs())
+    at = {"x": 0, "y": 1, "width": 2, "height": 3}
+    order = [at[k] for k in geometry]
+    return "".join([template % tuple(n(run[i]) for i in order) for run in item.runs()])
 
 
 def _fill(text: str, placeholder: str, parts: list[str]) -> str:
