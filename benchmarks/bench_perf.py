@@ -210,7 +210,7 @@ def measure(only: set[str], runs: int, work: Path, env: dict[str, str]) -> list[
                 "one": ([*pk, "render", "map", "world", "-o", str(out / f"one.{fmt}")], None),
                 "pack": ([*pk, "render", "map", "world", "--players", str(players), "-o", str(out / f"pack.{fmt}")],
                          None),
-            }, env, max(3, runs // 3))  # fmt: skip
+            }, env, runs)  # fmt: skip
             rows.append(Row(f"{fmt.upper()} pack, {players} players / 1 player", m["pack"] / m["one"], target))
     if "memory" in only:
         cmd = [*pk, "render", "map", "world", "--players", "500", "-o", str(out / "big.png")]
