@@ -19,7 +19,7 @@ from __future__ import annotations
 from printkit.errors import shown
 
 import math
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
 from printkit.sheets.fields import CityField, Fields, Pt, Rect4, RouteField
@@ -110,25 +110,22 @@ def _circles(f: Fields) -> list[Problem]:
     return out
 
 
+def _short_routes(f: Fields, measure: Callable[[RouteField, Fields], float], least: float,
+                  what: str) -> list[Problem]:
+    """A problem for each route whose ``measure`` is under ``least``; ``what`` words the length found."""
+    return [Problem((r.a, r.b), what.format(length=max(length, 0.0)), "move the cities apart or drop the route")
+            for r in f.routes if (length := measure(r, f)) < least - EPS]
+
+
 def _routes(f: Fields) -> list[Problem]:
-    out = []
-    for r in f.routes:
-        seen = visible_length(r, f)
-        if seen < ROUTE_VISIBLE - EPS:
-            out.append(Problem((r.a, r.b), f"route shows {seen:.1f} pt outside circles and tags "
-                               f"(need {ROUTE_VISIBLE:g})", "move the cities apart or drop the route"))
-    return out
+    return _short_routes(f, visible_length, ROUTE_VISIBLE,
+                         f"route shows {{length:.1f}} pt outside circles and tags (need {ROUTE_VISIBLE:g})")
 
 
 def _stretches(f: Fields) -> list[Problem]:
-    out = []
-    for r in f.routes:
-        own = exclusive_stretch(r, f)
-        if own < ROUTE_STRETCH - EPS:
-            out.append(Problem((r.a, r.b), f"route keeps {own:.1f} pt of line to itself ({END_MARGIN:g} pt past its circles, "
-                               f"{CLEARANCE:g} pt from other routes and circles; need {ROUTE_STRETCH:g})",
-                               "move the cities apart or drop the route"))
-    return out
+    return _short_routes(f, exclusive_stretch, ROUTE_STRETCH,
+                         f"route keeps {{length:.1f}} pt of line to itself ({END_MARGIN:g} pt past its circles, "
+                         f"{CLEARANCE:g} pt from other routes and circles; need {ROUTE_STRETCH:g})")
 
 
 def _tags(f: Fields) -> list[Problem]:
