@@ -63,12 +63,7 @@ def test_a_route_without_12_pt_to_itself_is_named() -> None:
                             "other routes and circles; need 12); move the cities apart or drop the route"]
 
 
-def test_render_refuses_a_map_whose_routes_run_along_each_other(runner: CliRunner, tmp_path: Path) -> None:
-    target = tmp_path / "i.pdf"
-    result = runner.invoke(cli, ["render", "map", str(INLINE), "-o", str(target)])
-    assert result.exit_code == 1
-    assert result.stderr == INLINE_MESSAGE
-    assert not target.exists()
+def test_maps_validate_refuses_a_map_whose_routes_run_along_each_other(runner: CliRunner) -> None:
     check = runner.invoke(cli, ["maps", "validate", str(INLINE)])
     assert (check.exit_code, check.stderr) == (1, INLINE_MESSAGE)  # the same on Letter: told once
 
@@ -112,11 +107,14 @@ def test_text_under_7_5_pt_is_named() -> None:
     assert described(fields(), (("Hawaii", 7.0), ("Ok", 7.5))) == ["text 'Hawaii' is 7.0 pt (need 7.5); shorten it"]
 
 
-def test_render_refuses_a_crowded_map(runner: CliRunner, tmp_path: Path) -> None:
+@pytest.mark.parametrize("data, message", [(CROWDED, CROWDED_MESSAGE), (INLINE, INLINE_MESSAGE)],
+                         ids=["crowded", "routes along each other"])
+def test_render_refuses_a_map_that_fails_the_layout_check(runner: CliRunner, tmp_path: Path, data: Path,
+                                                          message: str) -> None:
     target = tmp_path / "c.pdf"
-    result = runner.invoke(cli, ["render", "map", str(CROWDED), "-o", str(target)])
+    result = runner.invoke(cli, ["render", "map", str(data), "-o", str(target)])
     assert result.exit_code == 1
-    assert result.stderr == CROWDED_MESSAGE
+    assert result.stderr == message
     assert not target.exists()
 
 
