@@ -105,12 +105,11 @@ def cells_xml(item: Cells) -> str:
     """
     attrs = {key.replace("_", "-"): _escape(value).replace("%", "%%")
              for key, value in _style_attrs(item.style).items() if value}  # fmt: skip
-    attrs.update({key: "%(" + key + ")s" for key in ("x", "y", "width", "height")})
-    names = sorted(attrs)
-    geometry = [k for k in names if k in ("x", "y", "width", "height")]
+    geometry = ("x", "y", "width", "height")  # the order of a run's numbers
+    attrs.update(dict.fromkeys(geometry, "%s"))
+    names = sorted(attrs)  # svgwrite writes attributes sorted
     template = "<rect " + " ".join(f'{k}="{attrs[k]}"' for k in names) + " />"
-    for key in geometry:
-        template = template.replace("%(" + key + ")s", "%s")
+    order = [geometry.index(k) for k in names if k in geometry]
     numbers: dict[float, str] = {}
 
     def n(value: float) -> str:
@@ -119,8 +118,6 @@ def cells_xml(item: Cells) -> str:
             text = numbers[value] = _n(value)
         return text
 
-    at = {"x": 0, "y": 1, "width": 2, "height": 3}
-    order = [at[k] for k in geometry]
     return "".join([template % tuple(n(run[i]) for i in order) for run in item.runs()])
 
 
