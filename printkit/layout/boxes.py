@@ -144,12 +144,6 @@ def segment_hits(box: Box, x1: float, y1: float, x2: float, y2: float, pad: floa
     return clip_segment((x1, y1), (x2, y2), (b.x, b.y, b.right, b.bottom), strict=True) is not None
 
 
-def segment_boxes(x1: float, y1: float, x2: float, y2: float, step: float = 3.0) -> list[Box]:
-    """Small boxes along a line, to keep labels off it."""
-    n = max(1, int(((x2 - x1) ** 2 + (y2 - y1) ** 2) ** 0.5 / step))
-    return [Box(x1 + (x2 - x1) * i / n - 0.8, y1 + (y2 - y1) * i / n - 0.8, 1.6, 1.6) for i in range(n + 1)]
-
-
 def blank_band(items: Iterable[Item], area: Box) -> tuple[float, float]:
     """The tallest horizontal band of ``area`` that no item's box reaches: (top y, height).
 

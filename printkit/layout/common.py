@@ -172,11 +172,6 @@ def checkbox(x: float, y: float, size: float, style: Style = BOX) -> Rect:
     return Rect(x, y, size, size, style, radius=size * 0.12)
 
 
-def box_row(x: float, y: float, count: int, size: float, gap: float) -> list[Item]:
-    """``count`` write-in boxes in a row."""
-    return [checkbox(x + i * (size + gap), y, size) for i in range(count)]
-
-
 def section_header(x: float, y: float, w: float, title: str, note: str = "") -> tuple[list[Item], float]:
     """A bold section title with an optional right-aligned note and a rule; returns (items, height)."""
     base = y + fonts.ascent(SECTION_SIZE, "bold")

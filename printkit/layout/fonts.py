@@ -182,12 +182,6 @@ def descent(size: float, weight: FontWeight = "regular") -> float:
     return -m.descender * size / m.units_per_em
 
 
-def line_height(size: float, weight: FontWeight = "regular") -> float:
-    """Baseline-to-baseline distance in points at ``size`` (ascent + descent + gap)."""
-    m = metrics(weight)
-    return (m.ascender - m.descender + m.line_gap) * size / m.units_per_em
-
-
 @lru_cache(maxsize=16384)
 def missing_glyphs(text: str, weight: FontWeight = "regular") -> str:
     """The distinct characters of ``text`` the font has no glyph for, in order (cached per string)."""

@@ -256,13 +256,6 @@ class GameMap(_MapFields):
                     return k
         raise KeyError(kind_id)
 
-    def track_of(self, kind_id: str) -> Track:
-        """The track (Collect or an Explore track) whose row is this kind."""
-        for track in self.tracks:
-            if kind_id in track.kind_ids:
-                return track
-        raise KeyError(kind_id)
-
     def find_city(self, text: str) -> City | None:
         """The city whose id or name matches ``text`` (case-insensitive), if any."""
         if text in self._city_index:
