@@ -157,6 +157,18 @@ def test_an_empty_or_broken_pdf_is_one_error(tmp_path: Path, content: bytes, mes
     assert err.startswith(f"Error: {path}: {message}") and len(err.splitlines()) == 1
 
 
+def test_a_pdf_cut_short_is_one_line_in_a_real_process(tmp_path: Path) -> None:
+    # pypdf logs "EOF marker not found" through Python's last-resort handler: only a real process shows it
+    import subprocess
+    import sys
+
+    path = tmp_path / "scan.pdf"
+    path.write_bytes(b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n")
+    done = subprocess.run([sys.executable, "-m", "printkit", "scan", str(path)], capture_output=True, text=True)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr.startswith(f"Error: {path}: not a readable PDF") and len(done.stderr.splitlines()) == 1
+
+
 def test_a_foreign_qr_code_and_a_blurred_photo_are_refused(tmp_path: Path) -> None:
     blurred = tmp_path / "blur.jpg"
     blurred.write_bytes(photo("world", "a4", ("Ann",), 0, sim.Filled(), shot=Capture(dpi=150, blur=6.0, jpeg=60)))

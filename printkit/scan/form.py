@@ -10,6 +10,7 @@ geometry and read by the same box, star and route readers as a scan
 
 from __future__ import annotations
 
+import logging
 import math
 from dataclasses import dataclass
 from functools import lru_cache
@@ -24,6 +25,8 @@ if TYPE_CHECKING:
     from printkit.scan.images import Image
     from printkit.scan.locate import Identity
     from printkit.sheets.fields import Fields
+
+logging.getLogger("pypdf").addHandler(logging.NullHandler())  # its warnings on a damaged PDF: we say it once
 
 Stroke = list[tuple[float, float]]
 PEN_WIDTH = 1.5
