@@ -29,16 +29,27 @@ def test_each_rows_black_runs_are_one_rectangle_reaching_a_hair_into_the_next_ro
     ]  # fmt: skip
 
 
+def _svgwrite_rects(grid: Cells, **style: str) -> str:
+    dwg = svgwrite.Drawing(profile="full", debug=False)
+    n = lambda v: f"{v:.2f}".rstrip("0").rstrip(".")  # noqa: E731
+    return "".join(dwg.rect((n(r.x), n(r.y)), (n(r.w), n(r.h)), **style).tostring() for r in grid.rects())
+
+
 def test_svg_writes_a_grid_as_svgwrite_writes_its_rectangles() -> None:
     grid = Cells(508.583, 56.6251, 1.38, 5, bytes([1, 0, 1, 1, 0] * 3), Style(stroke="#112233", fill="#000000", width=0.5))
-    dwg = svgwrite.Drawing(profile="full", debug=False)
-    expected = "".join(
-        dwg.rect((f"{r.x:.2f}".rstrip("0").rstrip("."), f"{r.y:.2f}".rstrip("0").rstrip(".")),
-                 (f"{r.w:.2f}".rstrip("0").rstrip("."), f"{r.h:.2f}".rstrip("0").rstrip(".")),
-                 stroke="#112233", stroke_width="0.5", fill="#000000").tostring()
-        for r in grid.rects())  # fmt: skip
+    expected = _svgwrite_rects(grid, stroke="#112233", stroke_width="0.5", fill="#000000")
     assert cells_xml(grid) == expected
     assert expected.count("<rect ") == 6
+
+
+def test_svg_writes_any_grid_as_svgwrite_writes_its_rectangles() -> None:
+    rng = random.Random(7)
+    for _ in range(300):
+        columns, rows = rng.randint(1, 30), rng.randint(1, 30)
+        black = bytes(rng.choice((0, 1, 1)) for _ in range(columns * rows))
+        grid = Cells(rng.uniform(-20, 600), rng.uniform(0, 800), rng.uniform(0.2, 4), columns, black, INK)
+        assert cells_xml(grid) == _svgwrite_rects(grid, stroke="none", fill="#000000")
+    assert cells_xml(Cells(0, 0, 1, 3, bytes(6), INK)) == ""
 
 
 def test_pdf_draws_a_grid_byte_for_byte_as_its_rectangles() -> None:
@@ -72,12 +83,16 @@ def test_every_masks_penalty_is_segnos() -> None:
 
 def test_a_qr_code_has_the_modules_segno_gives_it() -> None:
     encoder = marks._qr_encoder()
-    sizes = set()
-    for payload in _payloads():
-        segnos = [[bool(v) for v in row] for row in encoder.encode(payload, "l", micro=False, boost_error=True).matrix]
-        assert marks.qr_matrix(payload) == segnos
-        sizes.add(len(segnos))
-    assert len(sizes) >= 4  # several versions: the masks hold for each code size
+    rng = random.Random(12)
+    others = ["".join(rng.choice(chars) for _ in range(rng.randint(0, length)))
+              for chars, length in (("0123456789", 900), ("ABC123 $%*+-./:", 600), ("漢字かな", 300),
+                                    ("abcXYZ é|ß漢 -", 700)) for _ in range(12)]  # fmt: skip
+    versions = set()
+    for payload in _payloads() + others:
+        code = encoder.encode(payload, "l", micro=False, boost_error=True)
+        assert marks.qr_matrix(payload) == [[bool(v) for v in row] for row in code.matrix]
+        versions.add(code.version)
+    assert len(versions) >= 12 and max(versions) >= 10  # version information (7+), longer character counts (10+)
 
 
 def _whole(doc: Document, index: int) -> bytes:

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import base64
 import io
+import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
@@ -97,28 +98,39 @@ def _escape(value: str, entities: tuple[tuple[str, str], ...] = _ATTR_ENTITIES) 
     return value
 
 
+_BLACK_RUN = re.compile(b"\x01+")
+
+
 @lru_cache(maxsize=64)
 def cells_xml(item: Cells) -> str:
     """A grid's black runs as ``<rect>`` elements, the bytes svgwrite writes for them (without building them).
 
-    Remembered per grid: a pack's pages share their corner markers.
+    The numbers are the floats :meth:`Cells.runs` computes, each formatted once
+    per column, row or run length. Remembered per grid: a pack's pages share
+    their corner markers.
     """
     attrs = {key.replace("_", "-"): _escape(value).replace("%", "%%")
              for key, value in _style_attrs(item.style).items() if value}  # fmt: skip
-    geometry = ("x", "y", "width", "height")  # the order of a run's numbers
-    attrs.update(dict.fromkeys(geometry, "%s"))
-    names = sorted(attrs)  # svgwrite writes attributes sorted
-    template = "<rect " + " ".join(f'{k}="{attrs[k]}"' for k in names) + " />"
-    order = [geometry.index(k) for k in names if k in geometry]
-    numbers: dict[float, str] = {}
+    attrs.update(dict.fromkeys(("height", "width", "x", "y"), "%s"))  # in this order among the sorted names
+    template = "<rect " + " ".join(f'{k}="{attrs[k]}"' for k in sorted(attrs)) + " />"  # svgwrite sorts them
+    xs, widths, rows = _grid_numbers(item.x, item.y, item.cell, item.columns, len(item.black) // item.columns)
+    n, black = item.columns, item.black
+    out: list[str] = []
+    for r, (height, y) in enumerate(rows):
+        out += [template % (height, widths[e - s], xs[s], y)
+                for s, e in (m.span() for m in _BLACK_RUN.finditer(black[r * n : (r + 1) * n]))]  # fmt: skip
+    return "".join(out)
 
-    def n(value: float) -> str:
-        text = numbers.get(value)
-        if text is None:
-            text = numbers[value] = _n(value)
-        return text
 
-    return "".join([template % tuple(n(run[i]) for i in order) for run in item.runs()])
+@lru_cache(maxsize=16)
+def _grid_numbers(
+    x: float, y: float, cell: float, columns: int, rows: int
+) -> tuple[list[str], list[str], list[tuple[str, str]]]:
+    """Per column its x, per run length its width, per row its height and y, as :meth:`Cells.runs` makes them."""
+    # remembered: a pack's QR codes have the same geometry, only other cells
+    xs = [_n(x + c * cell) for c in range(columns)]
+    widths = [_n(k * cell) for k in range(columns + 1)]
+    return xs, widths, [(_n(cell * 1.02 if r < rows - 1 else cell), _n(y + r * cell)) for r in range(rows)]
 
 
 def _fill(text: str, placeholder: str, parts: list[str]) -> str:
@@ -225,6 +237,11 @@ def _css(used: dict[FontWeight, frozenset[str]]) -> str:
     return "".join(rules) + "text{white-space:pre}"
 
 
+@lru_cache(maxsize=64)
+def _css_bytes(used: tuple[tuple[FontWeight, frozenset[str]], ...]) -> bytes:
+    return _css(dict(used)).encode("utf-8")
+
+
 def font_css(texts: Iterable[Text]) -> str:
     """``@font-face`` rules embedding the subset of each weight the texts use (empty if none)."""
     return _css(_chars_by_weight(texts))
@@ -274,7 +291,7 @@ class SvgPack:
         self._dwg = self._drawing()
         self._xml: dict[str, str] = {}  # "form-<name>" / "icon-<name>" -> its serialised <defs> entry
         self._uses: dict[str, _Uses] = {}  # per form: what it and the forms inside it use
-        self._frames: dict[tuple[tuple[str, ...], bool], list[str]] = {}  # see _frame
+        self._frames: dict[tuple[tuple[str, ...], bool], list[bytes]] = {}  # see _frame
 
     def _drawing(self) -> svgwrite.Drawing:
         d = self.document
@@ -299,8 +316,8 @@ class SvgPack:
             self._uses[name] = _Uses.of(list(_walk(self.forms[name].items, self.forms)), self.forms)
         return self._uses[name]
 
-    def _frame(self, shared: list[str], titled: bool) -> list[str]:
-        """A page's text around its slots: (title,) font rules, items; the same for every page sharing the same parts."""
+    def _frame(self, shared: list[str], titled: bool) -> list[bytes]:
+        """A page's bytes around its slots: (title,) font rules, items; the same for every page sharing the same parts."""
         key = (tuple(shared), titled)
         if key not in self._frames:
             dwg = self._drawing()
@@ -316,7 +333,7 @@ class SvgPack:
             text = _fill(out.getvalue(), _PLACEHOLDER, [self._xml[k] for k in shared])
             parts = text.replace(f'<g id="{_BODY}" />', _SLOT, 1).split(_SLOT)
             assert len(parts) == 3 + titled, "a shared part holds the slot character"
-            self._frames[key] = parts
+            self._frames[key] = [part.encode("utf-8") for part in parts[:-1]] + [(parts[-1] + "\n").encode("utf-8")]
         return self._frames[key]
 
     def page(self, index: int) -> bytes:
@@ -329,13 +346,12 @@ class SvgPack:
         shared += [self._key("form-", form) for form in document.forms if form.name in uses.forms]
         b = _Builder(self._dwg)
         body = "".join(cells_xml(i) if isinstance(i, Cells) else _xml(b.element(i)) for i in page.items)
-        slots = [_css(uses.chars), body]
+        slots = [_css_bytes(tuple(sorted(uses.chars.items()))), body.encode("utf-8")]
         if document.title:
-            slots.insert(0, _escape(document.title if not page.label else f"{document.title} - {page.label}",
-                                    _TEXT_ENTITIES))  # fmt: skip
+            title = document.title if not page.label else f"{document.title} - {page.label}"
+            slots.insert(0, _escape(title, _TEXT_ENTITIES).encode("utf-8"))
         frame = self._frame(shared, bool(document.title))
-        text = "".join(part + slot for part, slot in zip(frame, slots)) + frame[-1]
-        return (text + "\n").encode("utf-8")
+        return b"".join([part for pair in zip(frame, slots) for part in pair] + [frame[-1]])
 
 
 def render_svg_page(document: Document, index: int) -> bytes:

@@ -4,19 +4,15 @@ segno (ISO/IEC 18004, 7.8.3) applies each of the eight masks and scores the
 result module by module in Python: about 3.5 ms a code, most of what a page of
 a map-sheet pack cost. Here each mask is one XOR over the whole matrix (made
 once per code size), runs of one colour and 2 x 2 blocks are counted by bit
-operations on the matrix as one integer: 0.4 ms a code.
-Every penalty is counted exactly as segno counts it, quirks included
+operations on the matrix as one integer: 0.1 ms a code (:func:`lowest_penalty`,
+called by :mod:`printkit.layout.qrfast`). Every penalty is counted exactly as segno counts it, quirks included
 (tests/test_cells.py compares the scores with segno's own).
 """
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
 from functools import lru_cache
 from types import ModuleType
-
-Matrix = Sequence[bytearray]
-BestMask = Callable[[Matrix, int, int, "int | None"], tuple[int, tuple[bytearray, ...]]]
 
 _FINDER_LIKE = bytes((1, 0, 1, 1, 1, 0, 1))
 """The 1:1:3:1:1 pattern (N3)."""
@@ -99,16 +95,8 @@ def penalty(modules: bytes, size: int) -> int:
     return n1 + n2 + _finder_like(lines, size) + n4
 
 
-def best_mask(encoder: ModuleType, segnos: BestMask, matrix: Matrix, width: int, height: int,
-              proposed_mask: int | None = None) -> tuple[int, tuple[bytearray, ...]]:
-    """segno's ``find_and_apply_best_mask``: the lowest-penalty mask (the first of equals) and the masked matrix.
-
-    Anything but a QR code with every module set (a proposed mask, a Micro QR
-    code) is left to segno's own ``segnos``.
-    """
-    modules = b"".join(matrix)
-    if proposed_mask is not None or width != height or width < 21 or max(modules) > 1:
-        return segnos(matrix, width, height, proposed_mask)
+def lowest_penalty(encoder: ModuleType, modules: bytes, width: int) -> tuple[int, bytes]:
+    """The lowest-penalty mask of a square QR code's modules (the first of equals), and the modules it masks."""
     plain, length = int.from_bytes(modules, "big"), width * width
     best: tuple[int, int, bytes] | None = None
     for k, xor in enumerate(mask_xors(encoder, width)):
@@ -117,4 +105,4 @@ def best_mask(encoder: ModuleType, segnos: BestMask, matrix: Matrix, width: int,
         if best is None or score < best[0]:
             best = (score, k, masked)
     assert best is not None
-    return best[1], tuple(bytearray(best[2][i : i + width]) for i in range(0, length, width))
+    return best[1], best[2]
