@@ -12,8 +12,10 @@ are its own; ``tests/test_cells.py`` compares the modules with segno's.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from functools import lru_cache
 from types import ModuleType
+from typing import Any
 
 from printkit.layout.qrmask import lowest_penalty
 
@@ -30,12 +32,12 @@ def _bits(value: int, length: int) -> bytes:
     return format(value, f"0{length}b").encode().translate(_UNBITS) if length else b""
 
 
-def data_codewords(encoder: ModuleType, segments: object, version: int, error: int) -> bytes:
+def data_codewords(encoder: ModuleType, segments: Iterable[Any], version: int, error: int) -> bytes:
     """The data codewords of a QR code (not Micro): segments, terminator, padding, as segno writes them."""
     consts = encoder.consts
     ver_range = encoder.version_range(version)
     bits = bytearray()
-    for segment in segments:  # type: ignore[attr-defined]
+    for segment in segments:
         bits += _bits(segment.mode, 4)
         bits += _bits(segment.char_count, consts.CHAR_COUNT_INDICATOR_LENGTH[segment.mode][ver_range])
         bits += segment.bits
