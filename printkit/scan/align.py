@@ -17,7 +17,7 @@ GRID = (6, 4)
 MIN_STRUCTURE = 0.02
 """Least print a patch needs in its weaker direction (smallest structure-tensor eigenvalue, per pixel)."""
 SEARCH = 6.0
-"""Points: how far a patch may be found off its place; the marker warp is never further off than this."""
+"""Points: how far a patch may be found off its place (by a corner whose marker was missed: up to 3.2 pt seen)."""
 MIN_MATCH = 0.6
 """Least correlation of a patch with the blank for its shift to count."""
 INLIER = 0.3
@@ -26,10 +26,10 @@ MIN_INLIERS = 10
 """Least patches agreeing with the refit for it to replace the marker warp."""
 MOST_MOVE = 5.0
 """Points: a refit moving any part of the page further than this is not trusted (the marker warp is kept)."""
-LEAST_MOVE = 0.05
-"""Points: a refit moving no part of the page further than this is not worth warping again."""
+LEAST_MOVE = 0.2
+"""Points: a refit moving no part of the page further than this (half a pixel) is not worth warping again."""
 ITERATIONS = 30
-"""The cap on ECC iterations per patch (it stops earlier once a step is below 1/1000 pixel)."""
+"""The cap on ECC iterations per patch (it stops earlier once an iteration gains less than 0.001 correlation)."""
 
 
 def _weakest(sums: list[Image], x: int, y: int, side: int) -> float:
@@ -40,7 +40,7 @@ def _weakest(sums: list[Image], x: int, y: int, side: int) -> float:
 
 @lru_cache(maxsize=16)
 def patches(map_id: str, paper: str) -> tuple[tuple[int, int], ...]:
-    """Top-left pixels of the patches to match on one blank sheet: the four corners, the best-printed square of each cell."""
+    """Top-left pixels of the patches matched on one blank sheet: its four corners, the best-printed square per cell."""
     import cv2
     import numpy as np
 
@@ -54,7 +54,8 @@ def patches(map_id: str, paper: str) -> tuple[tuple[int, int], ...]:
     height, width = gray.shape
     qx0, qy0, qx1, qy1 = (v * SCALE for v in identity.qr_box(width / SCALE))
     cols, rows = GRID
-    # the corner markers first: the squares the marker warp is surest of, so the refit keeps the corners
+    # the four corner squares first (each holds a marker, printed on every sheet): they hold the refit at the
+    # page's corners, where a homography through inner patches alone would swing most
     out = [(x, y) for x in (margin, width - margin - side) for y in (margin, height - margin - side)]
     for cell in range(cols * rows):
         x0 = margin + (cell % cols) * (width - 2 * margin) // cols
@@ -70,14 +71,17 @@ def patches(map_id: str, paper: str) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _shift(template: Image, scan: Image, x: int, y: int) -> tuple[float, float] | None:
-    """How far (pixels) the print of the patch at (x, y) lies off its place in the scan, or None if not found."""
+def _shift(blank: Image, warped: Image, x: int, y: int) -> tuple[float, float] | None:
+    """How far (pixels) the print of the patch at (x, y) lies off its place in the warped scan, or None if not found."""
     import cv2
     import numpy as np
 
+    from printkit.scan.ink import darkest
+
     side, m = round(PATCH * SCALE), round(SEARCH * SCALE)
-    t = template[y:y + side, x:x + side]
-    s = scan[y - m:y + side + m, x - m:x + side + m]
+    t = blank[y:y + side, x:x + side].astype(np.float32)
+    crop = warped[y - m:y + side + m, x - m:x + side + m]
+    s = darkest(crop).astype(np.float32)
     w = np.array([[1, 0, m], [0, 1, m]], dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, ITERATIONS, 1e-3)
     everywhere: Any = None  # no mask
@@ -92,24 +96,24 @@ def _shift(template: Image, scan: Image, x: int, y: int) -> tuple[float, float] 
 
 
 def refine(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> tuple[Image, Image, float]:
-    """(homography, warped image, largest move in points): the marker warp corrected by patches of print matched.
+    """(homography, warped image, how far it moved the page, points): the marker warp corrected on the blank sheet.
 
     Each patch of the blank sheet is found in the warped scan by ECC
     (translation only, sub-pixel); a homography fitted through the shifts
-    (RANSAC) corrects the marker warp. Too few patches agreeing, or a
-    correction moving the page more than MOST_MOVE, keeps the marker warp.
+    (RANSAC) corrects the marker warp, and ``image`` is warped again. Too few
+    patches agreeing, or a correction moving the page more than MOST_MOVE or
+    less than LEAST_MOVE, keeps the marker warp (``h``, ``warped``, 0.0).
     """
     import cv2
     import numpy as np
 
-    from printkit.scan.ink import blank_sheet, darkest
+    from printkit.scan.ink import blank_sheet
 
-    template = blank_sheet(map_id, paper).sharp.astype(np.float32)
-    scan = darkest(warped).astype(np.float32)
+    blank = blank_sheet(map_id, paper).sharp
     half = PATCH * SCALE / 2
     src, dst = [], []
     for x, y in patches(map_id, paper):
-        found = _shift(template, scan, x, y)
+        found = _shift(blank, warped, x, y)
         if found is not None:
             src.append((x + half + found[0], y + half + found[1]))
             dst.append((x + half, y + half))
@@ -118,11 +122,11 @@ def refine(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> tu
     fix, inliers = cv2.findHomography(np.array(src, np.float32), np.array(dst, np.float32), cv2.RANSAC, INLIER * SCALE)
     if fix is None or int(inliers.sum()) < MIN_INLIERS:
         return h, warped, 0.0
-    height, width = scan.shape
+    height, width = blank.shape
     grid = np.array([[[x, y] for x in np.linspace(0, width, 9) for y in np.linspace(0, height, 7)]], np.float64)
     move = float(np.hypot(*(cv2.perspectiveTransform(grid, fix) - grid)[0].T).max()) / SCALE
     if move > MOST_MOVE or move < LEAST_MOVE:
-        return h, warped, move if move < LEAST_MOVE else 0.0
+        return h, warped, 0.0
     better = fix @ h
     out = cv2.warpPerspective(image, better, (width, height), flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255))
     return better, out, move

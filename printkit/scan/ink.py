@@ -22,12 +22,15 @@ SLACK = 0.5
 
 @dataclass(frozen=True)
 class Blank:
-    """The blank sheet of one map, paper and layout: its fields and its picture at SCALE (darkest channel), printed lines widened by SLACK."""
+    """The blank sheet of one map, paper and layout: its fields and its picture at SCALE (darkest channel).
+
+    ``gray`` has its printed lines widened by SLACK (what ink is compared
+    with); ``sharp`` is the sheet as printed (what a scan is aligned on).
+    """
 
     fields: Fields
     gray: Image
     sharp: Image
-    """The blank sheet as printed, not widened by SLACK (what a scan is aligned on)."""
 
 
 def darkest(image: Image) -> Image:
