@@ -22,10 +22,15 @@ SLACK = 0.5
 
 @dataclass(frozen=True)
 class Blank:
-    """The blank sheet of one map, paper and layout: its fields and its picture at SCALE (darkest channel)."""
+    """The blank sheet of one map, paper and layout: its fields and its picture at SCALE (darkest channel).
+
+    ``gray`` has its printed lines widened by SLACK (what ink is compared
+    with); ``sharp`` is the sheet as printed (what a scan is aligned on).
+    """
 
     fields: Fields
     gray: Image
+    sharp: Image
 
 
 def darkest(image: Image) -> Image:
@@ -58,7 +63,8 @@ def blank_sheet(map_id: str, paper: str) -> Blank:
         gray = gray[:size[1], :size[0]]
         gray = cv2.copyMakeBorder(gray, 0, size[1] - gray.shape[0], 0, size[0] - gray.shape[1], cv2.BORDER_REPLICATE)
     k = max(3, round(SLACK * SCALE) * 2 + 1)
-    return Blank(loads(document.meta[FIELDS_META]), cv2.erode(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k))))
+    wide = cv2.erode(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
+    return Blank(loads(document.meta[FIELDS_META]), wide, gray)
 
 
 def ink_mask(warped: Image, blank: Blank) -> Image:

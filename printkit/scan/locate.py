@@ -44,6 +44,8 @@ class Located:
     ident: Identity
     warped: Image
     markers: int
+    h: Image
+    """The homography from the image onto the warped sheet."""
 
 
 def _markers(gray: Image) -> dict[int, Image]:
@@ -144,4 +146,4 @@ def locate(image: Image, where: PageSource) -> Located:
     ident = read_qr(image, h, PAPER_SIZES[paper][0], where)
     if ident.paper != paper:
         raise ScanError(f"{where}: the QR code says {ident.paper} paper but the corner markers say {paper}")
-    return Located(ident, warped, markers)
+    return Located(ident, warped, markers, h)

@@ -71,6 +71,7 @@ def load_sheet_map(ident: Identity, where: PageSource) -> GameMap:
 
 def read_sheet(image: Image, where: PageSource) -> SheetRead:
     """Read one page; a ScanError (naming ``where``) if it holds no readable sheet of this version."""
+    from printkit.scan.align import refine
     from printkit.scan.ink import blank_sheet, ink_mask
     from printkit.scan.locate import locate
 
@@ -78,7 +79,8 @@ def read_sheet(image: Image, where: PageSource) -> SheetRead:
     m = load_sheet_map(found.ident, where)
     blank = blank_sheet(m.id, found.ident.paper)
     check_layout(found.ident, blank.fields, where)
-    return read_ink(ink_mask(found.warped, blank), blank.fields, where, found.ident, m, found.warped)
+    _, warped, _ = refine(image, found.h, found.warped, m.id, found.ident.paper)
+    return read_ink(ink_mask(warped, blank), blank.fields, where, found.ident, m, warped)
 
 
 def check_layout(ident: Identity, fields: Fields, where: PageSource) -> None:

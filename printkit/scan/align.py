@@ -1,0 +1,132 @@
+"""Sub-pixel alignment of a warped scan on its blank sheet: patches of print matched one by one, then one refit."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from printkit.scan.locate import SCALE
+
+if TYPE_CHECKING:
+    from printkit.scan.images import Image
+
+PATCH = 40.0
+"""Points: the side of a square patch of print matched on its own."""
+GRID = (6, 4)
+"""Columns and rows of the cells each holding one patch (the best-printed one in the cell)."""
+MIN_STRUCTURE = 0.02
+"""Least print a patch needs in its weaker direction (smallest structure-tensor eigenvalue, per pixel)."""
+SEARCH = 6.0
+"""Points: how far a patch may be found off its place (by a corner whose marker was missed: up to 3.2 pt seen)."""
+MIN_MATCH = 0.6
+"""Least correlation of a patch with the blank for its shift to count."""
+INLIER = 0.3
+"""Points: a patch's shift agrees with the refit if it lies this close to it."""
+MIN_INLIERS = 10
+"""Least patches agreeing with the refit for it to replace the marker warp."""
+MOST_MOVE = 5.0
+"""Points: a refit moving any part of the page further than this is not trusted (the marker warp is kept)."""
+LEAST_MOVE = 0.2
+"""Points: a refit moving no part of the page further than this (half a pixel) is not worth warping again."""
+ITERATIONS = 30
+"""The cap on ECC iterations per patch (it stops earlier once an iteration gains less than 0.001 correlation)."""
+
+
+def _weakest(sums: list[Image], x: int, y: int, side: int) -> float:
+    """The smaller eigenvalue of the structure tensor summed over one square (per pixel): print in both directions."""
+    a, b, c = (float(s[y + side, x + side] - s[y, x + side] - s[y + side, x] + s[y, x]) / side ** 2 for s in sums)
+    return float((a + c) / 2 - ((a - c) ** 2 / 4 + b * b) ** 0.5)
+
+
+@lru_cache(maxsize=16)
+def patches(map_id: str, paper: str) -> tuple[tuple[int, int], ...]:
+    """Top-left pixels of the patches matched on one blank sheet: its four corners, the best-printed square per cell."""
+    import cv2
+    import numpy as np
+
+    from printkit.scan.ink import blank_sheet
+    from printkit.sheets import identity
+
+    gray = blank_sheet(map_id, paper).sharp.astype(np.float32) / 255.0
+    gx, gy = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    sums = [cv2.integral(g) for g in (gx * gx, gx * gy, gy * gy)]
+    side, margin = round(PATCH * SCALE), round(SEARCH * SCALE) + 1
+    height, width = gray.shape
+    qx0, qy0, qx1, qy1 = (v * SCALE for v in identity.qr_box(width / SCALE))
+    cols, rows = GRID
+    # the four corner squares first (each holds a marker, printed on every sheet): they hold the refit at the
+    # page's corners, where a homography through inner patches alone would swing most
+    out = [(x, y) for x in (margin, width - margin - side) for y in (margin, height - margin - side)]
+    for cell in range(cols * rows):
+        x0 = margin + (cell % cols) * (width - 2 * margin) // cols
+        y0 = margin + (cell // cols) * (height - 2 * margin) // rows
+        spots = [(x, y) for y in range(y0, y0 + (height - 2 * margin) // rows - side + 1, side // 4)
+                 for x in range(x0, x0 + (width - 2 * margin) // cols - side + 1, side // 4)
+                 # the QR code holds the player's name, the blank's none: never matched
+                 if not (x < qx1 + 10 and x + side > qx0 - 10 and y < qy1 + 10 and y + side > qy0 - 10)]
+        scored = [(_weakest(sums, x, y, side), x, y) for x, y in spots]
+        if scored and max(scored)[0] >= MIN_STRUCTURE:
+            _, x, y = max(scored)
+            out.append((x, y))
+    return tuple(out)
+
+
+def _shift(blank: Image, warped: Image, x: int, y: int) -> tuple[float, float] | None:
+    """How far (pixels) the print of the patch at (x, y) lies off its place in the warped scan, or None if not found."""
+    import cv2
+    import numpy as np
+
+    from printkit.scan.ink import darkest
+
+    side, m = round(PATCH * SCALE), round(SEARCH * SCALE)
+    t = blank[y:y + side, x:x + side].astype(np.float32)
+    crop = warped[y - m:y + side + m, x - m:x + side + m]
+    s = darkest(crop).astype(np.float32)
+    w = np.array([[1, 0, m], [0, 1, m]], dtype=np.float32)
+    criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, ITERATIONS, 1e-3)
+    everywhere: Any = None  # no mask
+    try:
+        rho, moved = cv2.findTransformECC(t, s, w, cv2.MOTION_TRANSLATION, criteria, everywhere, 3)
+    except cv2.error:
+        return None  # did not converge (a blank patch, a blot of ink)
+    dx, dy = float(moved[0, 2]) - m, float(moved[1, 2]) - m
+    if rho < MIN_MATCH or max(abs(dx), abs(dy)) > m - 1:
+        return None
+    return dx, dy
+
+
+def refine(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> tuple[Image, Image, float]:
+    """(homography, warped image, how far it moved the page, points): the marker warp corrected on the blank sheet.
+
+    Each patch of the blank sheet is found in the warped scan by ECC
+    (translation only, sub-pixel); a homography fitted through the shifts
+    (RANSAC) corrects the marker warp, and ``image`` is warped again. Too few
+    patches agreeing, or a correction moving the page more than MOST_MOVE or
+    less than LEAST_MOVE, keeps the marker warp (``h``, ``warped``, 0.0).
+    """
+    import cv2
+    import numpy as np
+
+    from printkit.scan.ink import blank_sheet
+
+    blank = blank_sheet(map_id, paper).sharp
+    half = PATCH * SCALE / 2
+    src, dst = [], []
+    for x, y in patches(map_id, paper):
+        found = _shift(blank, warped, x, y)
+        if found is not None:
+            src.append((x + half + found[0], y + half + found[1]))
+            dst.append((x + half, y + half))
+    if len(src) < MIN_INLIERS:
+        return h, warped, 0.0
+    fix, inliers = cv2.findHomography(np.array(src, np.float32), np.array(dst, np.float32), cv2.RANSAC, INLIER * SCALE)
+    if fix is None or int(inliers.sum()) < MIN_INLIERS:
+        return h, warped, 0.0
+    height, width = blank.shape
+    grid = np.array([[[x, y] for x in np.linspace(0, width, 9) for y in np.linspace(0, height, 7)]], np.float64)
+    move = float(np.hypot(*(cv2.perspectiveTransform(grid, fix) - grid)[0].T).max()) / SCALE
+    if move > MOST_MOVE or move < LEAST_MOVE:
+        return h, warped, 0.0
+    better = fix @ h
+    out = cv2.warpPerspective(image, better, (width, height), flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255))
+    return better, out, move
