@@ -50,7 +50,7 @@ def main() -> int:
         times["printkit"].append(per_code_ms(marks.qr_modules, payloads))
         times["printkit + SVG"].append(per_code_ms(svg, payloads))
     med = {name: statistics.median(values) for name, values in times.items()}
-    print(f"QR code of a sheet ({len(marks.qr_matrix(payloads[0]))} modules wide), medians of {args.rounds} rounds:")
+    print(f"QR code of a sheet ({marks.qr_modules(payloads[0])[1]} modules wide), medians of {args.rounds} rounds:")
     ratio = med["printkit"] / med["segno"]
     print(f"  segno.encoder.encode            {med['segno']:.3f} ms")
     print(f"  printkit (layout.qrfast)        {med['printkit']:.3f} ms   {ratio:.2f}x segno's   "

@@ -317,7 +317,7 @@ class SvgPack:
         return self._uses[name]
 
     def _frame(self, shared: list[str], titled: bool) -> list[bytes]:
-        """A page's bytes around its slots: (title,) font rules, items; the same for every page sharing the same parts."""
+        """A page's bytes around its slots (title, font rules, items): the same for pages sharing the same parts."""
         key = (tuple(shared), titled)
         if key not in self._frames:
             dwg = self._drawing()

@@ -40,15 +40,10 @@ def qr_modules(payload: str) -> tuple[bytes, int]:
 
     The smallest code that holds it (error level L, raised where that costs no
     size): bigger modules survive blur better than more redundancy does. The
-    modules are segno's, encoded by :mod:`printkit.layout.qrfast` (0.2 instead of 4 ms a code).
+    modules are segno's, encoded by :mod:`printkit.layout.qrfast` (0.26 instead
+    of segno's 2.1 ms a code: ``benchmarks/bench_qr.py``).
     """
     return qrfast.encode(_qr_encoder(), payload)
-
-
-def qr_matrix(payload: str) -> list[list[bool]]:
-    """The QR code's modules for ``payload`` row by row (True = black), no quiet zone (see :func:`qr_modules`)."""
-    modules, width = qr_modules(payload)
-    return [[bool(v) for v in modules[i : i + width]] for i in range(0, width * width, width)]
 
 
 def _qr_encoder() -> ModuleType:
