@@ -5,8 +5,9 @@ result module by module in Python: about 3.5 ms a code, most of what a page of
 a map-sheet pack cost. Here each mask is one XOR over the whole matrix (made
 once per code size), runs of one colour and 2 x 2 blocks are counted by bit
 operations on the matrix as one integer: 0.1 ms a code (:func:`lowest_penalty`,
-called by :mod:`printkit.layout.qrfast`). Every penalty is counted exactly as segno counts it, quirks included
-(tests/test_cells.py compares the scores with segno's own).
+called by :mod:`printkit.layout.qrfast`). Every penalty is counted exactly as
+segno counts it, quirks included (tests/test_cells.py compares the scores with
+segno's own).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from types import ModuleType
 
 _FINDER_LIKE = bytes((1, 0, 1, 1, 1, 0, 1))
 """The 1:1:3:1:1 pattern (N3)."""
-_BITS = bytes.maketrans(b"\x00\x01", b"01")
+BIT_TEXT = bytes.maketrans(b"\x00\x01", b"01")
+"""Modules or bits a byte each (0/1) to the text ``int(..., 2)`` reads."""
 
 
 @lru_cache(maxsize=8)
@@ -84,7 +86,7 @@ def penalty(modules: bytes, size: int) -> int:
     """
     lines = b"\x02".join([modules[i : i + size] for i in range(0, size * size, size)]
                          + [modules[j::size] for j in range(size)])  # rows, then columns; no match crosses a \x02
-    bits = int(modules.translate(_BITS), 2)
+    bits = int(modules.translate(BIT_TEXT), 2)
     left, above, both = _edges(size)
     across = ~(bits ^ (bits >> 1)) & left  # a module as its left neighbour
     down = ~(bits ^ (bits >> size)) & above  # a module as the one above it
