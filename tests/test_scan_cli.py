@@ -157,16 +157,22 @@ def test_an_empty_or_broken_pdf_is_one_error(tmp_path: Path, content: bytes, mes
     assert err.startswith(f"Error: {path}: {message}") and len(err.splitlines()) == 1
 
 
-def test_a_pdf_cut_short_is_one_line_in_a_real_process(tmp_path: Path) -> None:
-    # pypdf logs "EOF marker not found" through Python's last-resort handler: only a real process shows it
+@pytest.mark.parametrize("name, message", [("scan.pdf", "not a readable PDF"), ("scan.png", "not a readable PNG")])
+def test_a_file_cut_short_is_one_line_in_a_real_process(tmp_path: Path, name: str, message: str) -> None:
+    # pypdf and OpenCV warn on stderr (Python's last-resort handler, OpenCV's log): only a real process shows it
     import subprocess
     import sys
 
-    path = tmp_path / "scan.pdf"
-    path.write_bytes(b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n")
+    path = tmp_path / name
+    if name.endswith(".pdf"):
+        path.write_bytes(b"%PDF-1.4\n1 0 obj\n<< /Type /Catalog >>\nendobj\n")
+    else:
+        path.write_bytes(photo("world", "a4", ("Ann",), 0, sim.Filled(), shot=Capture(dpi=150, jpeg=0))[:5000])
+    before = path.read_bytes()
     done = subprocess.run([sys.executable, "-m", "printkit", "scan", str(path)], capture_output=True, text=True)
     assert (done.returncode, done.stdout) == (1, "")
-    assert done.stderr.startswith(f"Error: {path}: not a readable PDF") and len(done.stderr.splitlines()) == 1
+    assert done.stderr.startswith(f"Error: {path}: {message}") and len(done.stderr.splitlines()) == 1
+    assert path.read_bytes() == before
 
 
 def test_a_foreign_qr_code_and_a_blurred_photo_are_refused(tmp_path: Path) -> None:

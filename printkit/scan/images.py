@@ -54,7 +54,13 @@ def decode_image(data: bytes) -> Image | None:
 
     if not data:
         return None
-    image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    logging = cv2.utils.logging
+    level = logging.getLogLevel()
+    logging.setLogLevel(logging.LOG_LEVEL_ERROR)  # a cut-short file is our one-line error, not OpenCV's warning too
+    try:
+        image = cv2.imdecode(np.frombuffer(data, dtype=np.uint8), cv2.IMREAD_COLOR)
+    finally:
+        logging.setLogLevel(level)
     return None if image is None or image.size == 0 else image
 
 
