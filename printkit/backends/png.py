@@ -93,7 +93,7 @@ def _draw(page: Any, dpi: int, buffers: _Buffers, ground: Any | None) -> Any:
     bitmap = buffers.bitmap(ground.width, ground.height, ground.format, True)
     ctypes.memmove(bitmap.buffer, ground.buffer, ground.stride * ground.height)
     # as page.render draws (annotations on, RGB order), only without painting the bitmap white first
-    pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, ground.width, ground.height, 0,
+    pdfium_c.FPDF_RenderPageBitmap(bitmap.raw, page.raw, 0, 0, ground.width, ground.height, 0,
                                    pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER)  # fmt: skip
     return bitmap
 
