@@ -19,7 +19,7 @@ from printkit import registry
 from printkit.backends.pdf import render_pdf
 from printkit.cli import cli
 from printkit.loading.maps import load_map
-from printkit.scan import simulate as sim
+import scan_simulate as sim
 from printkit.scan.form import read_form
 from printkit.scan.game import scan_game
 from printkit.sheets.fields import Fields, loads
