@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import cv2
@@ -14,7 +13,7 @@ from printkit.layout.marks import aruco_marker, parse_payload, qr_modules, sheet
 from printkit.layout.primitives import Rect
 import scan_simulate as sim
 from printkit.scan.game import scan_game
-from printkit.scan.images import PageSource, ScanError, decode_image
+from printkit.scan.images import PageSource, decode_image
 from printkit.scan.sheet import SheetRead, read_sheet
 from scan_degrade import Capture
 from scan_helpers import game, photo, truth_doc
