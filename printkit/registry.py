@@ -77,18 +77,19 @@ def _available(part: Part[T], what: str) -> T:
 class Command:
     """A command of the command line that a game brings: its name, where it lives, its one-line help."""
 
-    __slots__ = ("name", "module", "attribute", "help")
+    __slots__ = ("name", "ref", "help")
 
-    def __init__(self, name: str, module: str, attribute: str, help: str) -> None:
-        self.name, self.module, self.attribute, self.help = name, module, attribute, help
+    def __init__(self, name: str, ref: str, help: str) -> None:
+        self.name, self.ref, self.help = name, ref, help  # ref: "printkit.cli.<module>:<attribute>"
 
     def load(self, kind: type[T]) -> T:
         """The command, its module imported now (TypeError if it is not a ``kind``)."""
         import importlib
 
-        command = getattr(importlib.import_module(self.module), self.attribute)
+        module, _, attribute = self.ref.partition(":")
+        command = getattr(importlib.import_module(module), attribute)
         if not isinstance(command, kind):
-            raise TypeError(f"{self.module}:{self.attribute} is not a {kind.__name__}")
+            raise TypeError(f"{self.ref} is not a {kind.__name__}")
         return command
 
 
@@ -286,9 +287,9 @@ def _wereldsteden_sheets() -> Mapping[str, SheetBuilder[Wereldsteden]]:
 AROUND_THE_WORLD: Game[GameMap, AtwRecord, MapLayout] = Game(
     ATW, data=_map_loader, record=_atw_record, score=_atw_score, sheets=_atw_sheets,
     prepared=_atw_prepared, content=_map_content, companion="turns", commands=(
-        Command("roll", "printkit.cli.roll_cmd", "roll", "Roll the two solo/party dice."),
-        Command("turns", "printkit.cli.turns_cmd", "turns", "Track a solo/party game turn by turn."),
-        Command("host", "printkit.cli.host_cmd", "host", "Write an offline host screen (HTML)."),
+        Command("roll", "printkit.cli.roll_cmd:roll", "Roll the two solo/party dice."),
+        Command("turns", "printkit.cli.turns_cmd:turns", "Track a solo/party game turn by turn."),
+        Command("host", "printkit.cli.host_cmd:host", "Write an offline host screen (HTML)."),
     ))
 TREKKING: Game[Trekking, TrekkingRecord, None] = Game(
     "trekking-the-world", data=_trekking_loader, record=_trekking_record, score=_trekking_score,
@@ -296,11 +297,11 @@ TREKKING: Game[Trekking, TrekkingRecord, None] = Game(
 GLOBETROTTING: Game[Globetrotting, GlobetrottingRecord, None] = Game(
     "globetrotting", data=_globetrotting_loader, record=_globetrotting_record, score=_globetrotting_score,
     sheets=_globetrotting_sheets, companion="abby",
-    commands=(Command("abby", "printkit.cli.abby_cmd", "abby", "Play Globetrotting solo against Abby."),))
+    commands=(Command("abby", "printkit.cli.abby_cmd:abby", "Play Globetrotting solo against Abby."),))
 WERELDSTEDEN: Game[Wereldsteden, WereldstedenRecord, None] = Game(
     "wereldsteden", data=_wereldsteden_loader, record=_wereldsteden_record, score=_wereldsteden_score,
     sheets=_wereldsteden_sheets, companion="wereldsteden",
-    commands=(Command("wereldsteden", "printkit.cli.wereldsteden_cmd", "wereldsteden",
+    commands=(Command("wereldsteden", "printkit.cli.wereldsteden_cmd:wereldsteden",
                       "Deal Wereldsteden winning tiles."),))
 
 GAMES: tuple[Playable, ...] = (AROUND_THE_WORLD, TREKKING, GLOBETROTTING, WERELDSTEDEN)

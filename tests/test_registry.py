@@ -86,7 +86,7 @@ def test_the_help_lists_the_core_commands_then_the_registrys_companions() -> Non
 
 def test_a_companion_that_is_not_a_command_is_refused() -> None:
     with pytest.raises(TypeError, match="printkit.registry:ATW is not a Command"):
-        registry.Command("atw", "printkit.registry", "ATW", "Not a command.").load(click.Command)
+        registry.Command("atw", "printkit.registry:ATW", "Not a command.").load(click.Command)
 
 
 def test_unknown_game_key_names_the_known_games() -> None:
