@@ -13,7 +13,7 @@ from dataclasses import replace
 from typing import NamedTuple
 
 from printkit.layout.marks import aruco_marker, qr_code, sheet_payload
-from printkit.layout.primitives import Cells, Document, Item, Page, Rect, Style
+from printkit.layout.primitives import Cells, Document, Item, Rect, Style
 from printkit.model.maps import GameMap
 from printkit.sheets.fields import FIELDS_META
 
