@@ -3,15 +3,15 @@
 from __future__ import annotations
 
 import io
-import random
 import pathlib
+import random
 
 import pytest
 import segno
 import svgwrite
 
-from printkit.backends.pdf import render_pdf
 from printkit.backends import svg
+from printkit.backends.pdf import render_pdf
 from printkit.backends.svg import cells_xml
 from printkit.layout import fonts, marks
 from printkit.layout.boxes import flatten
@@ -102,8 +102,8 @@ def test_a_qr_code_is_the_smallest_that_holds_its_payload_at_level_l_or_better()
 
 
 def test_the_qr_code_of_a_rendered_sheet_reads_back_as_its_payload(tmp_path: pathlib.Path) -> None:
-    from click.testing import CliRunner
     import zxingcpp
+    from click.testing import CliRunner
     from PIL import Image
 
     from printkit.cli import cli

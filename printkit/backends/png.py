@@ -108,8 +108,9 @@ def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int]
     ground, not two: drawing over a copy is quick, and memory stays low); bands
     of rows the same as ``like``'s (the ground's, compressed) are not compressed again.
     """
-    import pypdfium2 as pdfium
     from concurrent.futures import Future, ThreadPoolExecutor
+
+    import pypdfium2 as pdfium
 
     buffers = _Buffers(2 if ground is None else 1)
     pdf = pdfium.PdfDocument(pdf_bytes)
