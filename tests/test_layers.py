@@ -52,7 +52,7 @@ for _shell in SHELL:
 OWNERS = {
     "reportlab": {"printkit.backends.pdf"},
     "svgwrite": {"printkit.backends.svg"},
-    "fontTools": {"printkit.backends.svg"},
+    "fontTools": {"printkit.backends.svg", "printkit.backends.glyphs"},
     "pypdfium2": {"printkit.backends.png"},
     "jinja2": {"printkit.present.host"},
     "cv2": {"printkit.scan"},

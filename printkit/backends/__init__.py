@@ -20,6 +20,14 @@ from printkit.layout.primitives import Document
 Format = Literal["pdf", "svg", "png"]
 FORMATS: tuple[Format, ...] = ("pdf", "svg", "png")
 Progress = Callable[[int], None]
+SvgText = Literal["path", "font"]
+SVG_TEXTS: tuple[SvgText, ...] = ("path", "font")
+
+
+class Options(NamedTuple):
+    """How a backend draws what its format leaves open."""
+
+    svg_text: SvgText = "path"  # SVG text as glyph outlines (every renderer alike) or <text> with its font embedded
 
 
 class OutputError(PrintkitError):
@@ -53,7 +61,7 @@ def file_count(document: Document, fmt: Format) -> int:
     return 1 if fmt == "pdf" else len(document.pages)
 
 
-def render_page(document: Document, fmt: Format, index: int) -> bytes:
+def render_page(document: Document, fmt: Format, index: int, options: Options = Options()) -> bytes:
     """The bytes of output file ``index`` (the whole PDF when ``fmt`` is pdf)."""
     if fmt == "pdf":
         from printkit.backends.pdf import render_pdf
@@ -62,7 +70,7 @@ def render_page(document: Document, fmt: Format, index: int) -> bytes:
     if fmt == "svg":
         from printkit.backends.svg import render_svg_page
 
-        return render_svg_page(document, index)
+        return render_svg_page(document, index, options.svg_text)
     from printkit.backends.png import render_png_page
 
     return render_png_page(document, index)
@@ -73,12 +81,14 @@ def steps(document: Document, fmt: Format) -> int:
     return 2 * len(document.pages) if fmt == "png" else len(document.pages)
 
 
-def render(document: Document, fmt: Format, progress: Progress | None = None) -> list[bytes]:
+def render(document: Document, fmt: Format, progress: Progress | None = None,
+           options: Options = Options()) -> list[bytes]:
     """Every output file's bytes: one PDF, or one SVG/PNG per page."""
-    return list(render_each(document, fmt, progress))
+    return list(render_each(document, fmt, progress, options))
 
 
-def render_each(document: Document, fmt: Format, progress: Progress | None = None) -> Iterator[bytes]:
+def render_each(document: Document, fmt: Format, progress: Progress | None = None,
+                options: Options = Options()) -> Iterator[bytes]:
     """Every output file's bytes, one file at a time (a pack is never held whole)."""
     if fmt == "pdf":
         from printkit.backends.pdf import render_pdf
@@ -92,7 +102,7 @@ def render_each(document: Document, fmt: Format, progress: Progress | None = Non
         return
     from printkit.backends.svg import SvgPack
 
-    pack = SvgPack(document)
+    pack = SvgPack(document, options.svg_text)
     for i in range(len(document.pages)):
         yield pack.page(i)
         if progress is not None:
@@ -154,7 +164,8 @@ def _write_pack(target: Path, paths: list[Path], blobs: Iterable[bytes]) -> Writ
 
 
 def write(
-    document: Document, fmt: Format, target: str | os.PathLike[str] | BinaryIO, progress: Progress | None = None
+    document: Document, fmt: Format, target: str | os.PathLike[str] | BinaryIO, progress: Progress | None = None,
+    options: Options = Options(),
 ) -> Written:
     """Write the document to a binary stream or path(s), atomically as a whole; say what was written.
 
@@ -169,7 +180,7 @@ def write(
                 f"{fmt.upper()} gives one file per page and this document has "
                 f"{len(document.pages)} pages; write to a file path instead of a stream"
             )
-        target.write(render(document, fmt, progress)[0])
+        target.write(render(document, fmt, progress, options)[0])
         return Written([], [])
     paths = numbered_paths(target, file_count(document, fmt))
-    return _write_pack(Path(target), paths, render_each(document, fmt, progress))
+    return _write_pack(Path(target), paths, render_each(document, fmt, progress, options))

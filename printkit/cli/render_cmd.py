@@ -25,10 +25,11 @@ from printkit.model.names import shorten
 from printkit.model.words import plural
 
 if TYPE_CHECKING:
-    from printkit.backends import Format, Written
+    from printkit.backends import Format, Options, Written
     from printkit.layout.primitives import Document
 
 FORMAT_CHOICES = ("pdf", "svg", "png")
+SVG_TEXT_CHOICES = ("path", "font")  # printkit.backends.SVG_TEXTS (not imported: the CLI starts without backends)
 PAPER_CHOICES = ("a4", "letter")
 PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
 MAX_PLAYERS = 500
@@ -79,15 +80,25 @@ def _build(kind: str, subject: str, roster: list[str], paper: str) -> Document:
             raise click.UsageError(str(exc)) from None
 
 
-def _write(document: Document, chosen: Format, target: Path) -> Written:
+def _options(svg_text: str | None, chosen: Format) -> Options:
+    """The backends' options; ``--svg-text`` is a usage error for other formats than SVG."""
+    from printkit.backends import Options
+
+    if svg_text is not None and chosen != "svg":
+        raise click.BadParameter(f"only SVG has text to draw as outlines or as a font, not {chosen.upper()}",
+                                 param_hint="'--svg-text'")
+    return Options(svg_text="font" if svg_text == "font" else "path")
+
+
+def _write(document: Document, chosen: Format, target: Path, options: Options) -> Written:
     """Write the files, with a progress bar on a terminal for long jobs."""
     from printkit import backends
 
     total = backends.steps(document, chosen)
     if sys.stderr.isatty() and total > 1:
         with click.progressbar(length=total, label="Rendering", file=sys.stderr) as bar:
-            return backends.write(document, chosen, target, bar.update)
-    return backends.write(document, chosen, target)
+            return backends.write(document, chosen, target, bar.update, options)
+    return backends.write(document, chosen, target, options=options)
 
 
 def _fields_text(document: Document, kind: str, fields_path: str | None, subject: str) -> str | None:
@@ -141,8 +152,11 @@ def _write_fields(path: Path, data: str) -> None:
               help="Also write the first page's geometry (cities, routes, boxes) as JSON (map sheets).")
 @click.option("--fillable", is_flag=True,
               help="PDF map sheets: add a check box over every tick box and a name field, to play on a tablet.")
+@click.option("--svg-text", type=click.Choice(SVG_TEXT_CHOICES, case_sensitive=False),
+              help="SVG: text as glyph outlines that every renderer draws alike (path, the default), or as "
+                   "editable text with its font embedded (font).")
 def render(kind: str, subject: str, players: int | None, names: str | None, fmt: str | None, paper: str,
-           output: str | None, seed: int, fields_path: str | None, fillable: bool) -> None:
+           output: str | None, seed: int, fields_path: str | None, fillable: bool, svg_text: str | None) -> None:
     """Render sheet KIND ({kinds}) of MAP to PDF, SVG or PNG.
 
     MAP is a bundled map ({maps}), a map .toml file, or another game
@@ -167,6 +181,7 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
         chosen = backends.format_for(None if output in (None, STDOUT) else output, fmt)
     except backends.OutputError as exc:
         raise click.BadParameter(str(exc), param_hint=OUTPUT_HINT) from None
+    options = _options(svg_text and svg_text.lower(), chosen)
     if output not in (None, STDOUT):
         output_path(output, OUTPUT_HINT, [subject])
     document = _build(kind, subject, roster, paper.lower())
@@ -180,7 +195,7 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
                 f"{chosen.upper()} gives one file per page and this sheet has {count} pages; "
                 "use -o PATH (or --format pdf) instead of -o -"
             )
-        sys.stdout.buffer.write(backends.render(document, chosen)[0])
+        sys.stdout.buffer.write(backends.render(document, chosen, options=options)[0])
         if fields_path is not None and fields is not None:
             _write_fields(Path(fields_path), fields)
         return
@@ -188,7 +203,7 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
     not_an_input(backends.numbered_paths(target, count), [subject], OUTPUT_HINT)
     if not output:
         target.parent.mkdir(parents=True, exist_ok=True)
-    written = _write(document, chosen, target)
+    written = _write(document, chosen, target, options)
     if fields_path is not None and fields is not None:
         _write_fields(Path(fields_path), fields)
     paths, pages = written.paths, len(document.pages)
