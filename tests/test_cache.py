@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
-import pickle
 import shutil
 import subprocess
 import sys
@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from printkit import cache
+from printkit import cache, plaindata
 from printkit.cli import cli
 from printkit.resources import data_dir
 from printkit.sheets import mappages, mapsheet
@@ -58,7 +58,7 @@ LOADED = ("around-the-world-loaded-", "around-the-world-shared-")
 
 def _entries(where: Path, name: str = "") -> list[Path]:
     """The entries in ``where`` (only ``name``'s if given; by default, the layouts: not PDF streams or loaded maps)."""
-    found = sorted(where.glob(f"{name}*.pickle")) if where.is_dir() else []
+    found = sorted(where.glob(f"{name}*{cache.SUFFIX}")) if where.is_dir() else []
     return [p for p in found if name or not p.name.startswith(("flate-", *LOADED))]
 
 
@@ -108,17 +108,23 @@ def test_the_fingerprint_follows_every_file_of_the_package() -> None:
     assert not any("__pycache__" in p for p in sizes)
 
 
+def sealed(body: bytes) -> bytes:
+    """An entry holding ``body`` with its right digest: only its content can make it a miss."""
+    return cache.FORMAT + hashlib.blake2b(body, digest_size=cache.DIGEST_SIZE).hexdigest().encode() + b"\n" + body
+
+
 def _spoilt(kept: bytes, spoil: str) -> bytes:
     return {
-        "garbage": cache.FORMAT + b"\x80\x05not a pickle at all",
+        "garbage": sealed(b"\x80\x05not JSON at all"),
         "truncated": kept[: len(kept) // 2],
-        "other format": b"printkit-cache 0\n" + kept[len(cache.FORMAT):],
-        "wrong type": cache.FORMAT + pickle.dumps("a string, not the pages"),
+        "other format": b"printkit-cache 1\n" + kept[len(cache.FORMAT):],
+        "wrong type": sealed(b'"a string, not the pages"'),
+        "wrong digest": kept.replace(b"[1,2]", b"[1,3]"),
         "empty": b"",
     }[spoil]
 
 
-@pytest.mark.parametrize("spoil", ["garbage", "truncated", "other format", "wrong type", "empty"])
+@pytest.mark.parametrize("spoil", ["garbage", "truncated", "other format", "wrong type", "wrong digest", "empty"])
 def test_a_bad_entry_is_ignored_and_made_again(folder: Path, spoil: str) -> None:
     made: list[tuple[int, ...]] = []
     make = lambda: made.append((1, 2)) or (1, 2)  # noqa: E731
@@ -197,12 +203,12 @@ def test_only_the_newest_entries_are_kept(folder: Path, monkeypatch: pytest.Monk
 
 def test_long_pdf_streams_are_compressed_once_per_content(folder: Path, tmp_path: Path) -> None:
     first = _render(tmp_path / "a.pdf", "world")
-    flate = sorted(folder.glob("flate-*.pickle"))
+    flate = sorted(folder.glob(f"flate-*{cache.SUFFIX}"))
     assert len(flate) == 1
     kept = flate[0].read_bytes()
     _forget_in_process()
     assert _render(tmp_path / "b.pdf", "world") == first and flate[0].read_bytes() == kept
-    stream = pickle.loads(kept[len(cache.FORMAT):])
+    stream = plaindata.loads(kept.split(b"\n", 2)[2], bytes)
     assert stream in first and zlib.decompress(stream).startswith(b"1 0 0 1 0 0 cm")  # the map form's content
 
 
