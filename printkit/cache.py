@@ -112,9 +112,9 @@ def _not_own(st: os.stat_result) -> str | None:
     if not _CHECKS:
         return None
     if st.st_uid != os.geteuid():
-        return f"owned by another user (uid {st.st_uid})"
+        return f"owned by another user, uid {st.st_uid}"
     if st.st_mode & 0o022:
-        return f"writable by others (mode {stat.S_IMODE(st.st_mode):o})"
+        return f"writable by others, mode {stat.S_IMODE(st.st_mode):o}"
     return None
 
 

@@ -102,6 +102,12 @@ def replace_file(path: FilePath, data: bytes, mode: int = 0o600) -> None:
         raise
 
 
+SYSTEM_NAMES = ("/dev/stdout", "/dev/stderr")
+SYSTEM_FOLDERS = ("/dev/fd/", "/proc/")
+"""A file named by the system's names for an open file (``/dev/stdout``, ``/dev/fd/3``, ``/proc/self/fd/1``) is
+written in place: the file the shell opened."""
+
+
 class NotAFile(OSError):
     """An output that is neither a file, nor a character device, nor a pipe (a folder, a block device, a socket)."""
 
@@ -109,8 +115,8 @@ class NotAFile(OSError):
 def _where(path: FilePath) -> tuple[str, bool]:
     """Where to write ``path``: (the file to rename over, False), or (``path`` itself, True) to write in place.
 
-    A link is followed to the file it names, so the link stays; a character device or a pipe is written in
-    place; anything else that is not a file raises :class:`NotAFile`.
+    A link is followed to the file it names, so the link stays; a character device, a pipe or a file named
+    by :data:`SYSTEM_NAMES` or under :data:`SYSTEM_FOLDERS` is written in place; anything else that is not a file raises :class:`NotAFile`.
     """
     name = os.fspath(path)
     try:
@@ -123,6 +129,8 @@ def _where(path: FilePath) -> tuple[str, bool]:
         what = "a folder" if stat.S_ISDIR(st.st_mode) else "a block device" if stat.S_ISBLK(st.st_mode) else \
             "not a file, a character device or a pipe"
         raise NotAFile(errno.EINVAL, f"{what}: printkit writes only files, character devices and pipes", name)
+    if os.path.abspath(name) in SYSTEM_NAMES or os.path.abspath(name).startswith(SYSTEM_FOLDERS):
+        return name, True  # /dev/stdout onto a file: that file, as the shell opened it
     if not os.path.islink(name):
         return name, False
     real = os.path.realpath(name)
