@@ -24,7 +24,7 @@ import re
 import stat
 import sys
 from collections.abc import Callable, Iterable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from printkit import __version__
 
@@ -83,7 +83,9 @@ def code_fingerprint() -> str:
 
 def entry_path(name: str, key: Iterable[bytes | str]) -> str:
     """The file holding ``name``'s entry for ``key`` (the code fingerprint is part of every key)."""
-    h = _blake2b()(digest_size=DIGEST_SIZE)
+    from hashlib import blake2b
+
+    h = blake2b(digest_size=DIGEST_SIZE)
     for part in (code_fingerprint(), *key):
         data = part.encode("utf-8") if isinstance(part, str) else part
         h.update(len(data).to_bytes(8, "little"))
@@ -91,12 +93,11 @@ def entry_path(name: str, key: Iterable[bytes | str]) -> str:
     return os.path.join(cache_dir(), f"{name}-{h.hexdigest()}{SUFFIX}")
 
 
-def _blake2b() -> Callable[..., Any]:
-    try:
-        from _blake2 import blake2b  # hashlib's own blake2b, without loading OpenSSL (about 2 ms)
-    except ImportError:  # pragma: no cover - a Python built without it
-        from hashlib import blake2b
-    return blake2b
+def _seal(body: bytes) -> bytes:
+    """The hex digest an entry keeps of its JSON text."""
+    from hashlib import blake2b
+
+    return blake2b(body, digest_size=DIGEST_SIZE).hexdigest().encode()
 
 
 class CacheIgnored(UserWarning):
@@ -182,7 +183,7 @@ def _read(path: str, kind: type[T]) -> tuple[T] | None:
     if data is None or not data.startswith(FORMAT):
         return None
     digest, newline, body = data[len(FORMAT):].partition(b"\n")
-    if not newline or digest != _blake2b()(body, digest_size=DIGEST_SIZE).hexdigest().encode():
+    if not newline or digest != _seal(body):
         return None
     try:
         return (loads(body, kind),)
@@ -216,8 +217,7 @@ def _write(path: str, kind: type[T], value: T) -> None:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         if not _usable(folder):  # made by someone else meanwhile, or under a umask that lets others write
             return
-        digest = _blake2b()(body, digest_size=DIGEST_SIZE).hexdigest().encode()
-        replace_file(path, FORMAT + digest + b"\n" + body, mode=0o600)
+        replace_file(path, FORMAT + _seal(body) + b"\n" + body, mode=0o600)
     except (OSError, Refused):
         return  # a value that does not match its type, or a folder that cannot be written: made again next time
     _prune(folder)
