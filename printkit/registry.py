@@ -13,18 +13,18 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Callable
+from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, NamedTuple
 
 from printkit.errors import DataError, UsageError
 
 if TYPE_CHECKING:
-    from printkit.layout.primitives import Document
     from printkit.rules.report import GameScore
-    from printkit.sheets.builder import Prepared
+    from printkit.sheets.builder import Prepared, Sheet
 
 ATW = "around-the-world"
-SheetBuilder = Callable[[Any, list[str], str], "Document"]
+SheetBuilder = Callable[[Any, list[str], str], "Sheet"]
 
 
 class UnknownSheet(UsageError):
@@ -52,9 +52,9 @@ class GameEntry(NamedTuple):
     data: str  # "module:function" (name_or_path: str | None) -> the game's data model
     record: str  # "module:function" (doc, source, base_dir) -> a typed record holding its data model
     score: str  # "module:function" (record) -> GameScore
-    sheets: str  # "module:attribute", a dict kind -> builder(data model, names, paper) -> Document
+    sheets: str  # "module:attribute", a dict kind -> builder(data model, names, paper) -> Sheet
     companion: str | None = None  # the command that plays it at the table
-    prepared: str | None = None  # "module:attribute", a dict kind -> Prepared (a sheet's layout, kept on disk)
+    prepared: str | None = None  # "module:attribute", a dict kind -> Prepared (a layout kept on disk, its builder)
     content: str | None = None  # "module:function" (data model) -> the names and bytes it was read from, or None
 
     def load(self, name_or_path: str | None = None) -> Any:
@@ -153,26 +153,36 @@ def sheet_kinds(subject: str) -> tuple[str, ...]:
     return tuple(entry.sheet_builders())
 
 
-def build_sheet(kind: str, subject: str, names: list[str], paper: str) -> Document:
+def build_sheet(kind: str, subject: str, names: list[str], paper: str) -> Sheet:
     """Lay out sheet ``kind`` of ``subject`` (a map or another game) for these players on ``paper``."""
     kinds = sheet_kinds(subject)
     if kind not in kinds:
         what = subject if subject in game_ids() else "an Around the World map"
         raise UnknownSheet(f"no sheet {kind!r} for {what}; choose one of: {', '.join(kinds)}")
     entry, data = sheet_subject(subject)
-    _prepare(entry, kind, data, paper)
-    return entry.sheet_builders()[kind](data, names, paper)
+    prepared = _prepared(entry, kind)
+    if prepared is None:
+        return entry.sheet_builders()[kind](data, names, paper)
+    return prepared.build(data, names, paper, prepared_layout(entry, kind, data, paper))
 
 
-def _prepare(entry: GameEntry, kind: str, data: Any, paper: str) -> None:
-    """Hand sheet ``kind`` what its pages share from the disk cache (made and kept there when missing or stale)."""
+def _prepared(entry: GameEntry, kind: str) -> Prepared[Any, Any] | None:
+    """The layout sheet ``kind`` of this game shares between its pages and builds from, if it has one."""
     if entry.prepared is None or entry.content is None:
-        return
-    prepared: Prepared[Any, Any] | None = _resolve(entry.prepared, f"sheets of {entry.id}").get(kind)
+        return None
+    found: Prepared[Any, Any] | None = _resolve(entry.prepared, f"sheets of {entry.id}").get(kind)
+    return found
+
+
+@lru_cache(maxsize=16)
+def prepared_layout(entry: GameEntry, kind: str, data: Any, paper: str) -> Any:
+    """The layout sheet ``kind`` of ``data`` shares on ``paper``: from the disk cache (made and kept there when
+    missing or stale), remembered per process so a scan's many pages lay a sheet out once."""
+    prepared = _prepared(entry, kind)
+    assert prepared is not None and entry.content is not None  # only called for a kind that has one
     content: tuple[str | bytes, ...] | None = _resolve(entry.content, f"the data of {entry.id}")(data)
-    if prepared is None or content is None:
-        return
+    if content is None:
+        return prepared.make(data, paper)
     from printkit import cache
 
-    made = cache.remembered(f"{entry.id}-{kind}", (*content, paper), prepared.kind, lambda: prepared.make(data, paper))
-    prepared.keep(data, paper, made)
+    return cache.remembered(f"{entry.id}-{kind}", (*content, paper), prepared.kind, lambda: prepared.make(data, paper))

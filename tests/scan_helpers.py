@@ -13,7 +13,7 @@ from printkit.loading.maps import load_map
 from printkit.scan import simulate as sim
 from printkit.scan.degrade import Capture, capture
 from printkit.scan.read import ROUTE_REACH, route_samples, seg_dist
-from printkit.sheets.fields import Fields, loads
+from printkit.sheets.fields import Fields
 
 DPI = 150
 GENTLE = Capture(dpi=150, rotation=3.0, tilt=8.0, blur=0.5, light=0.25, shadow=0.2, noise=3.0, jpeg=75)
@@ -21,8 +21,9 @@ GENTLE = Capture(dpi=150, rotation=3.0, tilt=8.0, blur=0.5, light=0.25, shadow=0
 
 @lru_cache(maxsize=None)
 def sheets(map_id: str, paper: str, names: tuple[str, ...]) -> tuple[Document, Fields]:
-    doc = registry.build_sheet("map", map_id, list(names), paper)
-    return doc, loads(doc.meta["fields"])
+    sheet = registry.build_sheet("map", map_id, list(names), paper)
+    assert sheet.geometry is not None
+    return sheet.document, sheet.geometry.fields
 
 
 @lru_cache(maxsize=None)

@@ -65,6 +65,7 @@ def test_a_fifth_game_needs_only_its_modules_and_one_entry(monkeypatch: pytest.M
     """A made-up game wired by one registry entry is scored and rendered like the bundled ones."""
     from printkit.layout.primitives import Document, Page, Text
     from printkit.rules.report import GameScore, PlayerScore, Section
+    from printkit.sheets.builder import Sheet
 
     module = types.ModuleType("voyage_game")
 
@@ -85,8 +86,8 @@ def test_a_fifth_game_needs_only_its_modules_and_one_entry(monkeypatch: pytest.M
         best = max(s.total for s in scores)
         return GameScore("voyage", "", "multiplayer", scores, tuple(s.name for s in scores if s.total == best), "")
 
-    def scorepad(data: object, names: list[str], paper: str) -> Document:
-        return Document(100, 100, tuple(Page((Text(5, 50, n, 10),)) for n in names or [""]))
+    def scorepad(data: object, names: list[str], paper: str) -> Sheet:
+        return Sheet(Document(100, 100, tuple(Page((Text(5, 50, n, 10),)) for n in names or [""])))
 
     module.load = lambda name="voyage": types.SimpleNamespace(id="voyage")  # type: ignore[attr-defined]
     module.read_record, module.score_record = read_record, score_record  # type: ignore[attr-defined]
@@ -99,7 +100,8 @@ def test_a_fifth_game_needs_only_its_modules_and_one_entry(monkeypatch: pytest.M
     result, title = registry.score_document(doc, "v.toml", Path("."))
     assert (title, [p.total for p in result.players], result.winners) == ("Voyage", [30, 50], ("Bo",))
     sheet = registry.build_sheet("scorepad", "voyage", ["Ann", "Bo"], "a4")
-    assert [p.items[0].text for p in sheet.pages] == ["Ann", "Bo"]  # type: ignore[attr-defined]
+    assert [p.items[0].text for p in sheet.document.pages] == ["Ann", "Bo"]  # type: ignore[attr-defined]
+    assert sheet.geometry is None
 
 
 def test_maps_are_around_the_world_subjects() -> None:

@@ -193,7 +193,7 @@ def _photo_with_payload(monkeypatch: pytest.MonkeyPatch, payload: str | None, la
     if layout is not None:
         real = identity.sheet_payload
         monkeypatch.setattr(identity, "sheet_payload", lambda m, p, _, n, name: real(m, p, layout, n, name))
-    doc = registry.build_sheet("map", "world", ["Ann"], "a4")
+    doc = registry.build_sheet("map", "world", ["Ann"], "a4").document
     image = sim.render_page(render_png_page(doc, 0, dpi=150))
     import random
 

@@ -374,8 +374,3 @@ def render_pdf(document: Document, progress: Callable[[int], None] | None = None
     with _kept_streams():
         c.save()
     return buf.getvalue()
-
-
-def write_pdf(document: Document, stream: BinaryIO) -> None:
-    """Write the document as one PDF to a binary stream."""
-    stream.write(render_pdf(document))
