@@ -10,6 +10,7 @@ from printkit import registry
 from printkit.backends.png import render_png_page
 from printkit.layout.primitives import Document
 from printkit.loading.maps import load_map
+from printkit.loading.records.atw import player_table
 from printkit.scan import simulate as sim
 from printkit.scan.degrade import Capture, capture
 from printkit.scan.read import ROUTE_REACH, route_samples, seg_dist
@@ -75,8 +76,7 @@ def game(map_id: str, paper: str, names: tuple[str, ...], seed: int) -> list[tup
 def truth_doc(map_id: str, names: tuple[str, ...], truths: list[dict[str, Any]]) -> dict[str, Any]:
     """The game file the sheets should read as."""
     m = load_map(map_id)
-    players = [{"name": n, "souvenirs": t["souvenirs"], m.explore_key: t[m.explore_key], "route": t["route"]}
-               for n, t in zip(names, truths)]
+    players = [player_table(m, n, t["souvenirs"], t[m.explore_key], route=t["route"]) for n, t in zip(names, truths)]
     return {"map": map_id, "players": players}
 
 

@@ -78,8 +78,9 @@ def _mode(m: GameMap, count: int, mode: str | None) -> str:
     return "solo" if count == 1 else "party" if count > m.max_multiplayer else "multiplayer"
 
 
-def _extras(s: SheetRead, m: GameMap, mode: str, table: dict[str, Any]) -> None:
+def _extras(s: SheetRead, m: GameMap, mode: str) -> dict[str, Any]:
     """first_rare (multiplayer) and finished_turn (solo/party) where the sheet has boxes for them."""
+    table: dict[str, Any] = {}
     firsts = [k.id for t in m.explore if t.first_bonus for k in t.kinds
               if (b := s.boxes.get(f"first_rare.{k.id}")) is not None and b.on]
     if firsts and mode == "multiplayer":
@@ -93,6 +94,7 @@ def _extras(s: SheetRead, m: GameMap, mode: str, table: dict[str, Any]) -> None:
         if len(turns) != 1:
             s.doubt("finished_turn", 0.0, "finished_turn: the turn the trip ended on is not marked once on the "
                     f"sheet (scored as turn {m.solo.turns}, no speed bonus): give it in the game file")
+    return table
 
 
 def scan_game(sheets: list[SheetRead], mode: str | None = None) -> ScannedGame:
@@ -106,10 +108,8 @@ def scan_game(sheets: list[SheetRead], mode: str | None = None) -> ScannedGame:
     chosen = _mode(m, len(sheets), mode)
     players = []
     for s, name in zip(sheets, names_of(sheets)):
-        table = player_table(s, name)
         _cross_check(s, m)
-        _extras(s, m, chosen, table)
-        players.append(table)
+        players.append(player_table(s, name, **_extras(s, m, chosen)))
     doc: dict[str, Any] = {"map": m.id, "players": players}
     if mode:
         doc["mode"] = mode

@@ -195,9 +195,10 @@ def _edge(sheet: SheetRead, route_id: str) -> tuple[str, str]:
     raise KeyError(route_id)
 
 
-def player_table(sheet: SheetRead, name: str) -> dict[str, Any]:
-    """The sheet as a game file's ``[[players]]`` table (what could be read)."""
-    table: dict[str, Any] = {"name": name, **marks_of(sheet)}
-    if sheet.route is not None:
-        table["route"] = sheet.route
-    return table
+def player_table(sheet: SheetRead, name: str, **end: Any) -> dict[str, Any]:
+    """The sheet as a game file's ``[[players]]`` table (what could be read; ``end``: first_rare, finished_turn)."""
+    from printkit.loading.records.atw import player_table as table
+
+    marks = marks_of(sheet)
+    m = sheet.m
+    return table(m, name, marks["souvenirs"], marks[m.explore_key], route=sheet.route, **end)
