@@ -23,6 +23,26 @@ class ScannedGame:
     title: str
     uncertain: tuple[tuple[str, Uncertain], ...]
 
+    def reads(self) -> list[dict[str, Any]]:
+        """The unsure reads as ``--json`` lists them under ``reads``."""
+        return [{"player": who, "field": u.field, "confidence": u.confidence, "message": u.message}
+                for who, u in self.uncertain]
+
+    def to_json(self) -> dict[str, Any]:
+        """The scores as ``printkit score --json`` gives them, plus the ``reads`` list."""
+        return {**self.score.to_json(), "reads": self.reads()}
+
+    def game_file(self, fmt: str) -> str:
+        """The game file (``toml`` or ``json``) for a person to check: a TOML file lists the unsure reads on top."""
+        from printkit.loading.records import dump_record
+
+        text = dump_record(self.doc, fmt)
+        if fmt != "toml" or not self.uncertain:
+            return text
+        notes = [f"# {who}: {u.message} (confidence {u.confidence:.2f})" for who, u in self.uncertain]
+        return ("# Read by printkit scan. Check these unsure reads, correct below, then: printkit score FILE\n"
+                + "\n".join(notes) + "\n\n" + text)
+
 
 def names_of(sheets: list[SheetRead]) -> list[str]:
     """Each sheet's player: the name in its QR code, else ``Sheet 1``, ``Sheet 2``... (duplicates numbered)."""
