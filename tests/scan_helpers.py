@@ -11,8 +11,8 @@ from printkit.backends.png import render_png_page
 from printkit.layout.primitives import Document
 from printkit.loading.maps import load_map
 from printkit.loading.records.atw import player_table
-from printkit.scan import simulate as sim
-from printkit.scan.degrade import Capture, capture
+import scan_simulate as sim
+from scan_degrade import Capture, capture
 from printkit.scan.read import ROUTE_REACH, route_samples, seg_dist
 from printkit.sheets.fields import Fields
 

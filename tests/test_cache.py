@@ -26,13 +26,13 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     where = tmp_path / "cache"
     monkeypatch.setenv("PRINTKIT_CACHE_DIR", str(where))
     monkeypatch.delenv("PRINTKIT_NO_CACHE", raising=False)
-    registry.prepared_layout.cache_clear()
+    registry.forget_layouts()
     yield where
-    registry.prepared_layout.cache_clear()
+    registry.forget_layouts()
 
 
 def _forget_in_process() -> None:
-    registry.prepared_layout.cache_clear()
+    registry.forget_layouts()
 
 
 def _no_layout(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -69,7 +69,7 @@ def test_a_hit_draws_the_same_bytes_and_other_names_share_the_entry(folder: Path
     with monkeypatch.context() as mp:
         _no_layout(mp)
         assert _render(tmp_path / "warm.pdf", "world", "--names", "Ann") == cold
-        registry.prepared_layout.cache_clear()
+        registry.forget_layouts()
         _render(tmp_path / "two.pdf", "world", "--names", "Bo,Cy")
         assert _entries(folder) == [entry]
     monkeypatch.setenv("PRINTKIT_NO_CACHE", "1")

@@ -19,7 +19,7 @@ from printkit import registry
 from printkit.backends.pdf import render_pdf
 from printkit.cli import cli
 from printkit.loading.maps import load_map
-from printkit.scan import simulate as sim
+import scan_simulate as sim
 from printkit.scan.form import read_form
 from printkit.scan.game import scan_game
 from printkit.sheets.fields import Fields
@@ -320,7 +320,7 @@ def test_a_check_box_neither_on_nor_off_is_an_error(tmp_path: Path) -> None:
 
 def test_a_form_of_another_layout_version_is_refused(tmp_path: Path) -> None:
     pdf, fields = blank("world", "a4", ())
-    payload = f"pk1|world|a4|1.0123456789abcdef|1|"
+    payload = "pk1|world|a4|1.0123456789abcdef|1|"
     code, _, err = _scan_one(tmp_path, tablet(pdf, [sim.Filled(start="rome")], values={"sheet": payload}))
     assert code == 1 and err == (f"Error: {tmp_path / 'f.pdf'}: page 1: the sheet was printed by another printkit "
                                  f"version (layout 1.0123456789abcdef, this one draws {fields.layout}): print it "

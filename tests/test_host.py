@@ -16,9 +16,9 @@ from printkit.present.host import render_host
 from printkit.resources import data_dir
 from printkit.loading.dice import load_dice
 from printkit.rules.dice import game_rolls
+from printkit.rules.turns import MapInfo
 
 DICE = load_dice()
-from printkit.rules.turns import MapInfo
 
 DATA = re.compile(r'<script id="game-data" type="application/json">(.*?)</script>', re.S)
 

@@ -14,7 +14,7 @@ from printkit.layout.primitives import Circle, Document, Icon, Item, Line, Path,
 from printkit.loading.maps import bundled_maps, load_map
 from printkit.model.maps import Projection
 from printkit.sheets import mapsheet
-from printkit.sheets.mapplan import BLOCK_GAP, Plan, _flow, fitted_box, plan
+from printkit.sheets.mapplan import BLOCK_GAP, Plan, _flow, fitted_box
 
 MAPS = bundled_maps()
 PAPERS = ("a4", "letter")

@@ -34,6 +34,13 @@ def test_wheel_carries_maps_templates_and_assets(wheel: zipfile.ZipFile) -> None
     assert not any(n.startswith(("tests/", "output/")) for n in names)
 
 
+def test_wheel_leaves_the_test_corpus_generator_out(wheel: zipfile.ZipFile) -> None:
+    """The simulated pen and camera serve the tests, benchmarks and tools only (they live in tests/)."""
+    modules = [n for n in wheel.namelist() if n.endswith(".py")]
+    assert "printkit/scan/read.py" in modules  # the scan itself ships
+    assert not [n for n in modules if "simulate" in n or "degrade" in n]
+
+
 def test_installed_layout_finds_data(wheel: zipfile.ZipFile, tmp_path: Path) -> None:
     """Unpack the wheel elsewhere and ask it for its data from another folder."""
     wheel.extractall(tmp_path / "site")

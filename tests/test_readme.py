@@ -1,4 +1,4 @@
-"""The README stays true: its set-up commands, CI and its example game files."""
+"""The README stays true: set-up commands, CI, example game files (console examples: test_docs_examples.py)."""
 
 from __future__ import annotations
 
@@ -24,6 +24,14 @@ def test_readme_opens_with_the_two_commands() -> None:
 def test_ci_runs_the_readme_test_command() -> None:
     test_command = BLOCKS[1][1].strip()
     assert test_command in (ROOT / ".ci" / "run").read_text(encoding="utf-8")
+
+
+def test_readme_game_files_are_the_example_files() -> None:
+    """Each game file shown names its file in docs/examples/ (where the console examples run) and is that file."""
+    for body in GAME_FILES:
+        name = re.match(r"# ([\w-]+\.toml)\b", body)
+        assert name, body.splitlines()[0]
+        assert (ROOT / "docs" / "examples" / name.group(1)).read_text(encoding="utf-8") == body
 
 
 def test_readme_has_a_game_file_per_map() -> None:

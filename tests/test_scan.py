@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 from pathlib import Path
 
 import cv2
@@ -12,11 +11,11 @@ import pytest
 from printkit import registry
 from printkit.layout.marks import aruco_marker, parse_payload, qr_modules, sheet_payload
 from printkit.layout.primitives import Rect
-from printkit.scan import simulate as sim
+import scan_simulate as sim
 from printkit.scan.game import scan_game
-from printkit.scan.images import PageSource, ScanError, decode_image
+from printkit.scan.images import PageSource, decode_image
 from printkit.scan.sheet import SheetRead, read_sheet
-from printkit.scan.degrade import Capture
+from scan_degrade import Capture
 from scan_helpers import game, photo, truth_doc
 
 MAPS = ("world", "us", "europe", "south-america")

@@ -14,7 +14,7 @@ import pytest
 from printkit.backends.png import render_png_page
 from printkit.loading.maps import load_map
 from printkit.scan import align, locate
-from printkit.scan import simulate as sim
+import scan_simulate as sim
 from printkit.scan.images import PageSource
 from printkit.scan.ink import blank_sheet, ink_mask
 from printkit.scan.locate import SCALE

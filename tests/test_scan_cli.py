@@ -14,8 +14,8 @@ from PIL import Image
 
 from printkit import registry
 from printkit.cli import cli
-from printkit.scan import simulate as sim
-from printkit.scan.degrade import Capture
+import scan_simulate as sim
+from scan_degrade import Capture
 from printkit.scan.review import UNCERTAIN
 from scan_helpers import pack_photo, photo
 
@@ -186,7 +186,7 @@ def _photo_with_payload(monkeypatch: pytest.MonkeyPatch, payload: str | None, la
     """A world sheet whose QR code says something else: another payload, or another layout version."""
     import printkit.sheets.identity as identity
     from printkit.backends.png import render_png_page
-    from printkit.scan.degrade import capture
+    from scan_degrade import capture
 
     if payload is not None:
         monkeypatch.setattr(identity, "sheet_payload", lambda *a: payload)

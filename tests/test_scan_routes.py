@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from printkit.loading.maps import load_map
-from printkit.scan import simulate as sim
+import scan_simulate as sim
 from printkit.scan.images import PageSource, decode_image
 from printkit.scan.read import ROUTE_DRAWN, ROUTE_EMPTY
 from printkit.scan.sheet import SheetRead, read_sheet

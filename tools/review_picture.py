@@ -22,7 +22,7 @@ sys.path.insert(0, str(ROOT / "tests"))
 from scan_helpers import photo  # noqa: E402
 
 from printkit.cli import cli  # noqa: E402
-from printkit.scan import simulate as sim  # noqa: E402
+import scan_simulate as sim  # noqa: E402
 
 
 def main() -> int:

@@ -15,7 +15,6 @@ import threading
 import types
 import zlib
 from collections.abc import Callable, Iterable, Iterator, Sequence
-from typing import BinaryIO
 
 
 def _defer(name: str) -> None:

@@ -68,8 +68,8 @@ def main(argv: list[str] | None = None) -> Any:
 
 def __getattr__(name: str) -> Any:
     """The group (``cli``) and its helpers, from :mod:`printkit.cli.group`, imported on first use."""
-    import importlib
-
-    if name.startswith("__") or name == "group":
+    if name.startswith("__") or name == "group":  # "group": the import below finds the submodule
         raise AttributeError(f"module 'printkit.cli' has no attribute {name!r}")
-    return getattr(importlib.import_module("printkit.cli.group"), name)
+    from printkit.cli import group
+
+    return getattr(group, name)

@@ -14,7 +14,7 @@ import click
 from printkit.cli.common import MAX_COUNT, PATH_SHOWN, FactsCommand, Whole, input_param, show_score, whole_numbers
 from printkit.model.limits import LARGEST
 from printkit.cli.state import Companion, force_option
-from printkit.model.names import shorten, shown
+from printkit.model.names import shorten
 
 if TYPE_CHECKING:
     from printkit.cli.state import Saved

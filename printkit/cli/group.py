@@ -1,8 +1,11 @@
 """The ``printkit`` group: a thin shell that loads each command on demand.
 
-Only the invoked command's module is imported, so ``printkit roll`` pays for
-Click and the dice, nothing else. Heavy libraries are imported inside the
-commands that use them. The group reports every :class:`PrintkitError` of
+The group's own commands are listed here (:data:`CORE`); the companions that
+play a game at the table come from the registry
+(:func:`printkit.registry.companion_commands`). Only the invoked command's
+module is imported, so ``printkit roll`` pays for Click, the registry and the
+dice, nothing else. Heavy libraries are imported inside the commands that use
+them. The group reports every :class:`PrintkitError` of
 every command the same way: ``Error: <line>`` per line on stderr, exit status
 ``exc.exit_code``.
 """
@@ -11,30 +14,57 @@ from __future__ import annotations
 
 import contextlib
 import errno
-import importlib
 import os
 import re
 import sys
+from collections.abc import Callable
 from typing import Any, NoReturn
 
 import click
 
-from printkit import __version__
+from printkit import __version__, registry
 from printkit.cli import COLLECTED, resume_collector
 from printkit.errors import PrintkitError
 
-# command name -> (module, attribute, one-line help shown by `printkit --help`)
-COMMANDS: dict[str, tuple[str, str, str]] = {
-    "maps": ("printkit.cli.maps_cmd", "maps", "List, show and validate map files."),
-    "render": ("printkit.cli.render_cmd", "render", "Render map sheets, trackers and score pads."),
-    "score": ("printkit.cli.score_cmd", "score", "Score a finished game and name the winner."),
-    "scan": ("printkit.cli.scan_cmd", "scan", "Score photos or scans of filled-in map sheets."),
-    "roll": ("printkit.cli.roll_cmd", "roll", "Roll the two solo/party dice."),
-    "turns": ("printkit.cli.turns_cmd", "turns", "Track a solo/party game turn by turn."),
-    "host": ("printkit.cli.host_cmd", "host", "Write an offline host screen (HTML)."),
-    "abby": ("printkit.cli.abby_cmd", "abby", "Play Globetrotting solo against Abby."),
-    "wereldsteden": ("printkit.cli.wereldsteden_cmd", "wereldsteden", "Deal Wereldsteden winning tiles."),
+
+def _maps() -> click.Command:
+    from printkit.cli.maps_cmd import maps
+
+    return maps
+
+
+def _render() -> click.Command:
+    from printkit.cli.render_cmd import render
+
+    return render
+
+
+def _score() -> click.Command:
+    from printkit.cli.score_cmd import score
+
+    return score
+
+
+def _scan() -> click.Command:
+    from printkit.cli.scan_cmd import scan
+
+    return scan
+
+
+# the command line's own commands: name -> (its loader, one-line help shown by `printkit --help`)
+CORE: dict[str, tuple[Callable[[], click.Command], str]] = {
+    "maps": (_maps, "List, show and validate map files."),
+    "render": (_render, "Render map sheets, trackers and score pads."),
+    "score": (_score, "Score a finished game and name the winner."),
+    "scan": (_scan, "Score photos or scans of filled-in map sheets."),
 }
+COMPANIONS: dict[str, registry.Command] = {command.name: command for command in registry.companion_commands()}
+"""The commands the games bring, from the registry, in its order."""
+COMMANDS: dict[str, str] = {
+    **{name: help_line for name, (_, help_line) in CORE.items()},
+    **{name: command.help for name, command in COMPANIONS.items()},
+}
+"""Every command name, in help order, with its one-line help: the core ones, then those the games bring."""
 
 LONGEST_WORD = 300  # a run of this many characters without a blank, in a message, is a user's value: cut
 
@@ -137,18 +167,21 @@ class LazyGroup(click.Group):
 
     def get_command(self, ctx: click.Context, cmd_name: str) -> click.Command | None:
         """Import and return one command (None for an unknown name)."""
-        spec = COMMANDS.get(cmd_name)
-        if spec is None:
-            return None
-        module = importlib.import_module(spec[0])
+        core = CORE.get(cmd_name)
+        if core is not None:
+            command = core[0]()
+        else:
+            companion = COMPANIONS.get(cmd_name)
+            if companion is None:
+                return None
+            command = companion.load(click.Command)
         if cmd_name in COLLECTED:
             resume_collector()
-        command: click.Command = getattr(module, spec[1])
         return command
 
     def format_commands(self, ctx: click.Context, formatter: click.HelpFormatter) -> None:
         """List the commands with their one-line help, importing none of them."""
-        rows = [(name, spec[2]) for name, spec in COMMANDS.items()]
+        rows = list(COMMANDS.items())
         with formatter.section("Commands"):
             formatter.write_dl(rows)
 

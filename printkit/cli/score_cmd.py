@@ -11,7 +11,7 @@ import click
 
 from printkit.cli.common import PATH_SHOWN, FactsCommand, Whole, bundled_map_ids, output_path, show_score, shown_path
 from printkit.errors import PrintkitError
-from printkit.model.names import duplicate_problem, name_problem, shorten, shown
+from printkit.model.names import shorten, shown
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap, Mode

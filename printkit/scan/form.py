@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 
 from printkit.scan.images import PageSource, ScanError
 from printkit.scan.read import ROUTE_REACH, Read
-from printkit.scan.sheet import STAR_MIN, SheetRead, check_layout, load_sheet_map, read_ink
+from printkit.scan.sheet import SheetRead, check_layout, load_sheet_map, read_ink
 
 if TYPE_CHECKING:
     from printkit.scan.images import Image

@@ -5,7 +5,7 @@ from __future__ import annotations
 from printkit.model.maps import GameMap
 from printkit.sheets import mappages
 from printkit.sheets.builder import Prepared, Sheet, SheetBuilder
-from printkit.sheets.mappages import MapLayout
+from printkit.sheets.mappages import MapLayout as MapLayout  # what PREPARED keeps (the registry names it)
 
 
 def map_sheet(m: GameMap, names: list[str], paper: str) -> Sheet:

@@ -12,7 +12,7 @@ from __future__ import annotations
 from dataclasses import replace
 
 from printkit.layout.marks import aruco_marker, qr_code, sheet_payload
-from printkit.layout.primitives import Cells, Document, Item, Page, Rect, Style
+from printkit.layout.primitives import Cells, Document, Item, Rect, Style
 from printkit.model.maps import GameMap
 from printkit.sheets.fields import Fields, Geometry, Marker, rounded
 

@@ -2,7 +2,7 @@
 
 ``fill`` draws a player's marks on a rendered page with a pen of a given
 colour and width (ticks, crosses, dots, scribbles, fills; routes with hand
-jitter; a star on the start city); ``degrade`` treats the result the way a
+jitter; a star on the start city); ``scan_degrade`` treats the result the way a
 copier or a phone does (resolution, rotation, tilt, blur, light, noise, JPEG).
 """
 

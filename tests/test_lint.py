@@ -1,0 +1,17 @@
+"""The code is ruff clean: pyflakes' errors, statement and syntax errors, import order (pyproject.toml)."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_ruff_check() -> None:
+    result = subprocess.run(
+        [sys.executable, "-m", "ruff", "check", "--no-cache", "printkit", "tests", "benchmarks", "tools"],
+        cwd=ROOT, capture_output=True, text=True,
+    )
+    assert result.returncode == 0, result.stdout + result.stderr
