@@ -11,6 +11,7 @@ operations closed over each game's own types (:class:`Playable`, :class:`Subject
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from functools import lru_cache
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
@@ -31,15 +32,12 @@ if TYPE_CHECKING:
 ATW = "around-the-world"
 
 
-class Model(Protocol):
+class Model(Hashable, Protocol):
     """What the registry needs of a game's data model: its id, and to be frozen (a layout of it is remembered)."""
 
     @property
     def id(self) -> str:
         """The model's id (a map's or a game's)."""
-
-    def __hash__(self) -> int:
-        """Its hash: a model is immutable data."""
 
 
 class Record(Protocol):
@@ -194,9 +192,8 @@ class Loaded(Generic[M, R, L]):
         prepared = _prepared(entry, kind)
         if prepared is None:
             return entry.sheet_builders()[kind](data, names, paper)
-        made = _kept_layout(entry, kind, data, paper)
-        if not isinstance(made, prepared.kind):
-            raise TypeError(f"the kept layout of {entry.id} {kind} sheets is not a {prepared.kind.__name__}")
+        made = _kept_layout(entry, kind, prepared, data, paper)
+        assert isinstance(made, prepared.kind)  # as the disk cache checks it
         return prepared.build(data, names, paper, made)
 
 
@@ -384,18 +381,13 @@ def build_sheet(kind: str, subject: str, names: list[str], paper: str) -> Sheet:
 
 def _prepared(entry: Game[M, R, L], kind: str) -> Prepared[M, L] | None:
     """The layout sheet ``kind`` of this game shares between its pages and is built from, if it has one."""
-    if entry.prepared is None or entry.content is None:
-        return None
-    return _available(entry.prepared, f"sheets of {entry.id}").get(kind)
+    return None if entry.prepared is None else _available(entry.prepared, f"sheets of {entry.id}").get(kind)
 
 
-@lru_cache(maxsize=16)
-def _kept_layout(entry: Game[M, R, L], kind: str, data: M, paper: str) -> object:
-    """The layout sheet ``kind`` of ``data`` shares on ``paper``: from the disk cache (made and kept there when
-    missing or stale), and remembered per process, so a scan's many pages lay their sheet out once."""
-    prepared = _prepared(entry, kind)
-    assert prepared is not None and entry.content is not None  # only asked for a kind that has one
-    content: tuple[str | bytes, ...] | None = _available(entry.content, f"the data of {entry.id}")(data)
+@lru_cache(maxsize=16)  # per process: a scan's many pages lay their sheet out once
+def _kept_layout(entry: Game[M, R, L], kind: str, prepared: Prepared[M, L], data: M, paper: str) -> object:
+    """The layout of ``data``'s sheet ``kind`` on ``paper``, from the disk cache (made and kept there if need be)."""
+    content = None if entry.content is None else _available(entry.content, f"the data of {entry.id}")(data)
     if content is None:  # a model not read from files: nothing to key a kept layout by
         return prepared.make(data, paper)
     from printkit import cache
