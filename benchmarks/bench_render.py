@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from printkit.backends.pdf import render_pdf  # noqa: E402
 from printkit import registry  # noqa: E402
+from printkit.backends.pdf import render_pdf  # noqa: E402
 
 TIME_TARGET = 3.0
 BYTES_TARGET = 5.0

@@ -27,12 +27,13 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # the simulated pen and camera live with the tests
 
+import scan_simulate as sim  # noqa: E402
+from scan_degrade import Capture, capture  # noqa: E402
+
 from printkit import registry  # noqa: E402
 from printkit.backends.pdf import render_pdf  # noqa: E402
 from printkit.backends.png import rasterise  # noqa: E402
 from printkit.loading.maps import load_map  # noqa: E402
-import scan_simulate as sim  # noqa: E402
-from scan_degrade import Capture, capture  # noqa: E402
 from printkit.scan.images import PageSource, ScanError, decode_image, raw_image  # noqa: E402
 from printkit.scan.sheet import marks_of, read_sheet  # noqa: E402
 

@@ -19,7 +19,6 @@ from typing import Union
 
 from printkit.errors import StateError
 
-
 TEMP_SUFFIX = ".tmp"
 STALE_TEMP_SECONDS = 600  # a temp file of ours this old was left by a killed write
 _RANDOM_PART = r"[a-z0-9_]{8}"  # what _new_temp (like tempfile.mkstemp) puts between our prefix and suffix

@@ -6,13 +6,14 @@ import random
 from functools import lru_cache
 from typing import Any
 
+import scan_simulate as sim
+from scan_degrade import Capture, capture
+
 from printkit import registry
 from printkit.backends.png import render_png_page
 from printkit.layout.primitives import Document
 from printkit.loading.maps import load_map
 from printkit.loading.records.atw import player_table
-import scan_simulate as sim
-from scan_degrade import Capture, capture
 from printkit.scan.read import ROUTE_REACH, route_samples, seg_dist
 from printkit.sheets.fields import Fields
 

@@ -12,19 +12,19 @@ from typing import Any
 
 import pypdf
 import pytest
+import scan_simulate as sim
 from click.testing import CliRunner
 from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, TextStringObject
+from scan_helpers import game, truth_doc
 
 from printkit import registry
 from printkit.backends.pdf import render_pdf
 from printkit.cli import cli
 from printkit.loading.maps import load_map
-import scan_simulate as sim
 from printkit.scan.form import read_form
 from printkit.scan.game import scan_game
 from printkit.sheets.fields import Fields
 from printkit.sheets.fillable import fillable, tick_boxes
-from scan_helpers import game, truth_doc
 
 MAPS = ["world", "us", "europe", "south-america"]
 KINDS = ("/Ink", "/PolyLine", "/Line", "/Highlight")

@@ -143,9 +143,8 @@ def check_sheet(sheet: SheetRead, evidence: Mapping[str, RouteInk], starred: fro
     ``evidence`` holds the ink on each unsure route, sample by sample;
     ``starred`` the cities whose start star may put ink on a route's line.
     """
-    from printkit.scan.trail import trail
-
     from printkit.scan.read import UNREADABLE
+    from printkit.scan.trail import trail
 
     touched = {c for rid, r in sheet.routes.items() if r.on for c in _edge(sheet, rid)}
     unsure = {rid: None if r.measure == UNREADABLE or r.hidden else r.on for rid, r in sheet.routes.items()

@@ -18,8 +18,8 @@ from printkit.layout.common import (
     MARGIN,
     PAPER_WHITE,
     SMALL_SIZE,
-    NameSlot,
     LayoutError,
+    NameSlot,
     name_line,
     page_size,
     text,
@@ -39,11 +39,11 @@ from printkit.layout.primitives import (
 from printkit.model.maps import City, GameMap
 from printkit.sheets.citytags import ICON_SIZES, Tag, TagPlacer
 from printkit.sheets.citytags import LEADER as LEADER  # the tags' leader lines (tests look for them)
-from printkit.sheets.fields import BoxField, CityField, Fields, Rect4, RouteField
 from printkit.sheets.displacement import CITY_R, Points, displaced
+from printkit.sheets.fields import BoxField, CityField, Fields, Rect4, RouteField
 from printkit.sheets.layoutcheck import check, describe
-from printkit.sheets.mapsections import CAPTION
 from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan, stretched
+from printkit.sheets.mapsections import CAPTION
 from printkit.sheets.wording import explored
 
 if TYPE_CHECKING:
