@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from printkit import cache
+from printkit import cache, registry
 from printkit.cli import cli
 from printkit.resources import data_dir
-from printkit.sheets import mappages, mapsheet
+from printkit.sheets import mapsheet
 
 
 @pytest.fixture
@@ -25,14 +25,13 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
     where = tmp_path / "cache"
     monkeypatch.setenv("PRINTKIT_CACHE_DIR", str(where))
     monkeypatch.delenv("PRINTKIT_NO_CACHE", raising=False)
-    mappages._PAGES.clear()
+    registry.forget_layouts()
     yield where
-    mappages._PAGES.clear()
+    registry.forget_layouts()
 
 
 def _forget_in_process() -> None:
-    mappages._PAGES.clear()
-    mapsheet.compose.cache_clear()
+    registry.forget_layouts()
 
 
 def _no_layout(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -69,7 +68,7 @@ def test_a_hit_draws_the_same_bytes_and_other_names_share_the_entry(folder: Path
     with monkeypatch.context() as mp:
         _no_layout(mp)
         assert _render(tmp_path / "warm.pdf", "world", "--names", "Ann") == cold
-        mappages._PAGES.clear()
+        registry.forget_layouts()
         _render(tmp_path / "two.pdf", "world", "--names", "Bo,Cy")
         assert _entries(folder) == [entry]
     monkeypatch.setenv("PRINTKIT_NO_CACHE", "1")

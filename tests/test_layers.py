@@ -42,6 +42,10 @@ ALLOWED: dict[str, set[str]] = {
     "printkit.registry": {"printkit.model", "printkit.loading", "printkit.rules", "printkit.layout",
                           "printkit.sheets", "printkit.backends", "printkit.present", "printkit.files",
                           "printkit.resources", "printkit.cache", "printkit.plaindata"},
+    "printkit.render": {"printkit.model", "printkit.loading", "printkit.rules", "printkit.layout",
+                        "printkit.sheets", "printkit.backends", "printkit.present", "printkit.files",
+                        "printkit.resources", "printkit.cache", "printkit.plaindata",
+                        "printkit.registry"},  # the registry's row
     "printkit.scan": {"printkit.model", "printkit.loading", "printkit.rules", "printkit.layout",
                       "printkit.sheets", "printkit.backends", "printkit.present", "printkit.files",
                       "printkit.resources", "printkit.registry"},
