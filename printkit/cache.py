@@ -34,9 +34,9 @@ FORMAT = b"printkit-cache 2\n"
 """The first bytes of every entry, then the hex digest of the JSON text that follows: another format is ignored."""
 SUFFIX = ".json"
 MAX_ENTRIES = 64
-"""Entries kept; making one more removes the oldest (a layout is about 210 KB)."""
+"""Entries kept; making one more removes the oldest (a layout is about 170 KB)."""
 MAX_ENTRY_BYTES = 64 << 20
-"""No entry is read past this size (a layout is about 210 KB)."""
+"""No entry is read past this size (a layout is about 170 KB)."""
 ENTRY_NAME = re.compile(r"[a-z0-9-]+-[0-9a-f]{40}\.(?:json|pickle)")
 """What an entry of ours is called (``.pickle``: an older printkit's, removed with the stale ones): nothing else in
 the folder is ever removed."""

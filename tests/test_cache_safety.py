@@ -15,10 +15,9 @@ from pathlib import Path
 import pytest
 from click.testing import CliRunner
 
-from printkit import cache, plaindata
+from printkit import cache, plaindata, registry
 from printkit.cli import cli
 from printkit.loading import maps
-from printkit.sheets import mappages, mapsheet
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -35,8 +34,7 @@ def folder(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
 
 def _forget() -> None:
     """Nothing remembered in this process: what is used comes from the disk (or is made again)."""
-    mappages._PAGES.clear()
-    mapsheet.compose.cache_clear()
+    registry.forget_layouts()
     maps._built.clear()
     maps._parsed.clear()
 
