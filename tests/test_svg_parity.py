@@ -139,7 +139,7 @@ def renders(tmp: Path, options: Options) -> Iterator[Pending]:
     With outlines librsvg is handed no font; with ``font`` exactly those the SVG carries.
     """
     for subject, kind, paper in SHEETS:
-        doc = registry.build_sheet(kind, subject, ["Ann Lee"], paper)
+        doc = registry.build_sheet(kind, subject, ["Ann Lee"], paper).document
         name = f"{kind}-{subject}-{paper}"
         svg = render_page(doc, "svg", 0, options)
         yield start(tmp / name, name, svg, render_png_page(doc, 0), embedded=options.svg_text == "font")
@@ -187,7 +187,7 @@ def test_every_svg_with_its_font_draws_like_its_pdf_with_only_that_font(tmp_path
 
 @needs_rsvg
 def test_without_the_embedded_font_the_measure_fails(tmp_path: Path) -> None:
-    doc = registry.build_sheet("tracker", "world", [], "a4")
+    doc = registry.build_sheet("tracker", "world", [], "a4").document
     p = start(tmp_path / "fallback", "tracker", render_page(doc, "svg", 0, FONT), render_png_page(doc, 0),
               embedded=False)
     assert finish(p) > 5 * MAX_DIFFERENCE  # the fallback font (DejaVu) is wider: whole words move
@@ -210,7 +210,7 @@ def texts(doc: Document, index: int) -> list[str]:
 @pytest.mark.parametrize("kind,subject,paper", [("map", "world", "a4"), ("tracker", "europe", "letter"),
                                                 ("scorepad", "us", "a4"), ("aid", "wereldsteden", "letter")])
 def test_the_outlined_svg_keeps_every_text_as_its_label(kind: str, subject: str, paper: str) -> None:
-    doc = registry.build_sheet(kind, subject, ["Ann Lee", 'Bo <&"> Cy'], paper)
+    doc = registry.build_sheet(kind, subject, ["Ann Lee", 'Bo <&"> Cy'], paper).document
     for index in range(len(doc.pages)):
         root = ET.fromstring(render_page(doc, "svg", index))
         labels = [g.get("aria-label") for g in root.iter(f"{SVG}g") if "aria-label" in g.attrib]
@@ -221,7 +221,7 @@ def test_the_outlined_svg_keeps_every_text_as_its_label(kind: str, subject: str,
 
 
 def test_a_name_of_markup_characters_is_well_formed_and_labelled() -> None:
-    doc = registry.build_sheet("scorepad", "world", ['<b>&"x"'], "a4")
+    doc = registry.build_sheet("scorepad", "world", ['<b>&"x"'], "a4").document
     svg = render_page(doc, "svg", 0)
     root = ET.fromstring(svg)  # well-formed
     assert '<b>&"x"' in [g.get("aria-label") for g in root.iter(f"{SVG}g")]
@@ -238,7 +238,7 @@ CHROMIUM = shutil.which("chromium")
 def test_a_browser_draws_the_svg_in_the_font_it_carries(tmp_path: Path, kind: str, subject: str, paper: str,
                                                         svg_text: SvgText) -> None:
     # a browser reads @font-face itself: no font is handed to it (Open Sans is not installed); outlines need none
-    doc = registry.build_sheet(kind, subject, ["Ann Lee"], paper)
+    doc = registry.build_sheet(kind, subject, ["Ann Lee"], paper).document
     pdf_png = Image.open(io.BytesIO(render_png_page(doc, 0)))
     (tmp_path / "sheet.svg").write_bytes(render_page(doc, "svg", 0, Options(svg_text)))
     (tmp_path / "sheet.html").write_text(

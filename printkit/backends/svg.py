@@ -21,7 +21,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, BinaryIO
+from typing import Any
 
 import svgwrite
 
@@ -388,8 +388,3 @@ class SvgPack:
 def render_svg_page(document: Document, index: int, text: SvgText = "path") -> bytes:
     """Page ``index`` of the document as standalone SVG bytes (UTF-8)."""
     return SvgPack(document, text).page(index)
-
-
-def write_svg(document: Document, index: int, stream: BinaryIO, text: SvgText = "path") -> None:
-    """Write page ``index`` of the document as SVG to a binary stream."""
-    stream.write(render_svg_page(document, index, text))
