@@ -49,6 +49,8 @@ ALLOWED: dict[str, set[str]] = {
     "printkit.scan": {"printkit.model", "printkit.loading", "printkit.rules", "printkit.layout",
                       "printkit.sheets", "printkit.backends", "printkit.present", "printkit.files",
                       "printkit.resources", "printkit.registry"},
+    "printkit.party": {"printkit.model", "printkit.loading", "printkit.rules", "printkit.files",
+                       "printkit.resources", "printkit.registry", "printkit.scan"},
 }
 SHELL = {"printkit.cli", "printkit.__main__"}  # the command line and ``python -m printkit``: may import everything
 for _shell in SHELL:
@@ -59,7 +61,9 @@ OWNERS = {
     "svgwrite": {"printkit.backends.svg"},
     "fontTools": {"printkit.backends.svg", "printkit.backends.glyphs"},
     "pypdfium2": {"printkit.backends.png"},
-    "jinja2": {"printkit.present.host"},
+    "jinja2": {"printkit.present.host", "printkit.party.pages"},
+    "starlette": {"printkit.party"},
+    "uvicorn": {"printkit.party.serve"},
     "cv2": {"printkit.scan"},
     "numpy": {"printkit.scan"},
     "zxingcpp": {"printkit.scan"},

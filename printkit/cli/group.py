@@ -51,12 +51,19 @@ def _scan() -> click.Command:
     return scan
 
 
+def _party() -> click.Command:
+    from printkit.cli.party_cmd import party
+
+    return party
+
+
 # the command line's own commands: name -> (its loader, one-line help shown by `printkit --help`)
 CORE: dict[str, tuple[Callable[[], click.Command], str]] = {
     "maps": (_maps, "List, show and validate map files."),
     "render": (_render, "Render map sheets, trackers and score pads."),
     "score": (_score, "Score a finished game and name the winner."),
     "scan": (_scan, "Score photos or scans of filled-in map sheets."),
+    "party": (_party, "Serve the game to a host screen and the players' phones."),
 }
 COMPANIONS: dict[str, registry.Command] = {command.name: command for command in registry.companion_commands()}
 """The commands the games bring, from the registry, in its order."""
