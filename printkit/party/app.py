@@ -146,6 +146,8 @@ async def photo_bytes(request: Request) -> bytes:
     kind = (photo.content_type or "").split(";")[0].strip().lower()
     if kind and not kind.startswith("image/") and kind != "application/octet-stream":
         raise Refused(415, f"the photo must be an image (JPEG or PNG), not {kind}")
-    data = await photo.read()
+    data = await photo.read(MAX_UPLOAD_BYTES + 1)
     await form.close()
+    if len(data) > MAX_UPLOAD_BYTES:
+        raise Refused(413, f"the photo is over {MAX_UPLOAD_BYTES // 2**20} MB")
     return data

@@ -122,15 +122,27 @@ def read_photo(data: bytes, who: str, finished_turn: int | None, mode: str) -> d
     named = sheet.ident.name.strip()
     if named and named.casefold() != who.casefold():
         raise Refused(422, f"this is {named}'s sheet, not {who}'s")
-    reads = [{**r, "player": who} for r in scanned.reads()]
     table = {**scanned.doc["players"][0], "name": who}
-    marked = table.get("finished_turn")
-    if finished_turn is not None:
-        if marked is not None and marked != finished_turn:
-            reads.append({"player": who, "field": "finished_turn", "confidence": 0.0,
-                          "message": f"finished_turn: the sheet's turn boxes say turn {marked}, the game says "
-                                     f"turn {finished_turn} (scored with the game's)"})
-        table["finished_turn"] = finished_turn
+    reads = [{**r, "player": who} for r in scanned.reads()] + _finish_reads(table, finished_turn)
     score, _ = registry.score_document({**scanned.doc, "players": [table]}, "the photo", Path("."))
     player = score.to_json()["players"][0]
     return {"name": who, "total": player["total"], "sections": player["sections"], "reads": reads}
+
+
+def _finish_reads(table: dict[str, Any], finished_turn: int | None) -> list[dict[str, Any]]:
+    """The game's finish turn put on the sheet's table (it stands over the turn boxes); what disagrees, as reads."""
+    who, marked = table["name"], table.get("finished_turn")
+
+    def note(message: str) -> list[dict[str, Any]]:
+        return [{"player": who, "field": "finished_turn", "confidence": 0.0, "message": f"finished_turn: {message}"}]
+
+    if finished_turn is None:
+        return [] if marked is None else note(f"the sheet's trip is finished (turn {marked}), but {who} did not "
+                                              "tap \"I'm home\" during the game")
+    if marked is None:
+        return note(f"the game has {who} home on turn {finished_turn}, but the drawn routes do not finish the "
+                    "trip (scored without the speed bonus)")
+    table["finished_turn"] = finished_turn
+    if marked == finished_turn:
+        return []
+    return note(f"the sheet's turn boxes say turn {marked}, the game says turn {finished_turn} (scored with the game's)")
