@@ -102,7 +102,11 @@ def _serve(game: str, port: int, lan: bool, open_browser: bool) -> None:
 
         webbrowser.open(host_url)
     click.echo("Press Ctrl-C to stop (the game stays saved).")
-    run(app, sockets)
+    try:
+        run(app, sockets)
+    except KeyboardInterrupt:  # uvicorn stops on Ctrl-C, then raises it again for us
+        pass
+    click.echo(f"Stopped. The game is saved in {game}: `printkit party --game {game}` goes on with it.")
 
 
 def _print_qr(url: str, out: TextIO) -> None:
