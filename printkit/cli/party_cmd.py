@@ -103,7 +103,7 @@ def _serve(game: str, port: int, lan: bool, open_browser: bool) -> None:
         webbrowser.open(host_url)
     click.echo("Press Ctrl-C to stop (the game stays saved).")
     try:
-        run(app, sockets)
+        run(app, sockets, app.state.party.hub.close)
     except KeyboardInterrupt:  # uvicorn stops on Ctrl-C, then raises it again for us
         pass
     click.echo(f"Stopped. The game is saved in {game}: `printkit party --game {game}` goes on with it.")

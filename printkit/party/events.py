@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import contextlib
 from collections.abc import AsyncIterator
 
 PING_SECONDS = 15.0
@@ -31,6 +32,14 @@ class Hub:
                 self.clients.discard(queue)
                 queue.get_nowait()
                 queue.put_nowait(None)
+
+    def close(self) -> None:
+        """End every stream (the server is stopping)."""
+        for queue in list(self.clients):
+            self.clients.discard(queue)
+            with contextlib.suppress(asyncio.QueueEmpty):
+                queue.get_nowait()
+            queue.put_nowait(None)
 
     def full(self) -> bool:
         """Whether no more clients are taken."""

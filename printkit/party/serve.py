@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import contextlib
 import errno
 import socket
+from collections.abc import Callable
+from types import FrameType
 from typing import TYPE_CHECKING
 
 from printkit.errors import PrintkitError
@@ -54,10 +57,22 @@ def lan_address() -> str:
     return address
 
 
-def run(app: Starlette, sockets: list[socket.socket]) -> None:
-    """Serve ``app`` on ``sockets`` until interrupted (Ctrl-C): uvicorn, quiet but for errors."""
+def run(app: Starlette, sockets: list[socket.socket], on_exit: Callable[[], None] = lambda: None) -> None:
+    """Serve ``app`` on ``sockets`` until interrupted (Ctrl-C): uvicorn, quiet but for errors.
+
+    ``on_exit`` runs in the server's loop as it starts stopping (the event streams end there, so the
+    server need not wait for the phones to hang up).
+    """
+    import asyncio
+
     import uvicorn
 
-    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=1,
+    class Server(uvicorn.Server):
+        def handle_exit(self, sig: int, frame: FrameType | None) -> None:
+            with contextlib.suppress(RuntimeError):
+                asyncio.get_running_loop().call_soon(on_exit)
+            super().handle_exit(sig, frame)
+
+    config = uvicorn.Config(app, log_level="warning", lifespan="on", timeout_graceful_shutdown=2,
                             timeout_keep_alive=30, server_header=False)
-    uvicorn.Server(config).run(sockets=sockets)
+    Server(config).run(sockets=sockets)
