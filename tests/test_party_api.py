@@ -9,7 +9,6 @@ import warnings
 import zlib
 from collections.abc import Iterator
 from pathlib import Path
-from typing import Any
 
 import pytest
 from click.testing import CliRunner
