@@ -168,3 +168,30 @@ def test_the_read_total_is_what_printkit_score_gives() -> None:
         {"name": "Ann", "souvenirs": {"mugs": 2}, "sights": {"food": 1},
          "route": ["new-york", "mexico-city", "vancouver", "new-york"]}]}
     assert registry.score_document(doc, "x", Path("."))[0].players[0].total == 3
+
+
+def test_the_static_host_page_fits_a_phone(tmp_path: Path) -> None:
+    """`printkit host` at 390x844: no sideways overflow, every turn of the track on screen and tappable."""
+    from click.testing import CliRunner
+
+    from printkit.cli import cli
+
+    page = tmp_path / "host.html"
+    names = "Ann,Bo,Cy,Di,Ed,Flo,Gus"
+    assert CliRunner().invoke(cli, ["host", "--seed", "3", "--players", names, "-o", str(page)]).exit_code == 0
+    phone = browser(390, 844)
+    try:
+        phone.get(page.as_uri())
+        wait(phone, "#turn", "Turn 0 of 20")
+        for _ in range(19):
+            css(phone, "#roll").click()
+        wait(phone, "#track li.current", "19")
+        no_overflow(phone)
+        boxes = phone.execute_script("return Array.from(document.querySelectorAll('#track li'), "
+                                     "function (li) { var r = li.getBoundingClientRect(); return [r.left, r.right]; })")
+        assert len(boxes) == 20 and all(0 <= left and right <= 390 for left, right in boxes)
+        assert min(right - left for left, right in boxes) >= 28  # a finger can hit each
+        phone.save_screenshot(str((Path(SHOTS) if SHOTS else tmp_path) / "host-page-phone.png"))
+    finally:
+        phone.quit()
+        shutil.rmtree(phone.profile_dir, ignore_errors=True)
