@@ -15,7 +15,7 @@ import printkit.resources
 from printkit.cli import cli
 
 ROOT = Path(__file__).resolve().parents[1]
-EXPECTED_COMMANDS = ["maps", "render", "score", "scan", "roll", "turns", "host", "abby", "wereldsteden"]
+EXPECTED_COMMANDS = ["maps", "render", "score", "scan", "party", "roll", "turns", "host", "abby", "wereldsteden"]
 
 
 def _all_commands() -> list[tuple[str, click.Command]]:
@@ -86,7 +86,7 @@ READS_DATA = {
     "render": ["passport", "globetrotting", "-o", "p.pdf"],
     "score": [str(ROOT / "tests" / "data" / "games" / "world-chris.toml")],
     "scan": [str(ROOT / "tests" / "data" / "scan" / "world-ann.jpg")],
-    "turns start": [], "host": ["-o", "host.html"],
+    "turns start": [], "host": ["-o", "host.html"], "party": ["--players", "Ann,Bo"],
     "abby start": ["--bucket-cards", "3"], "abby turn": ["--cards", "1,2,3", "--chose", "1", "--airfare", "2"],
     "abby undo": [], "abby status": [], "abby score": [],
     "wereldsteden setup": [], "wereldsteden refill": ["tokyo"], "wereldsteden swap": ["tokyo", "wellington"],
