@@ -12,7 +12,7 @@ from printkit.present.score_text import score_text
 
 ROOT = Path(__file__).resolve().parent.parent
 EXAMPLES = ROOT / "docs" / "examples"
-CLUB = EXAMPLES / "club-history.json"
+CLUB = EXAMPLES / "exports" / "club-march.json"
 
 
 def scored_file(path: Path, played_at: str) -> tuple[str, Scored]:
@@ -51,7 +51,7 @@ def club_history(tmp: Path) -> bytes:
     return export("json", db=db)
 
 
-if __name__ == "__main__":  # python tests/history_helpers.py: write docs/examples/club-history.json again
+if __name__ == "__main__":  # python tests/history_helpers.py: write docs/examples/exports/club-march.json again
     import tempfile
 
     with tempfile.TemporaryDirectory() as folder:
