@@ -17,8 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from printkit.backends.pdf import render_pdf  # noqa: E402
 from printkit import registry  # noqa: E402
+from printkit.backends.pdf import render_pdf  # noqa: E402
 
 TIME_TARGET = 3.0
 BYTES_TARGET = 5.0
@@ -28,7 +28,7 @@ def run_once(map_id: str, players: int) -> tuple[float, int]:
     """Seconds and bytes for laying out and writing one PDF pack."""
     names = [f"Player {i + 1}" for i in range(players)]
     start = time.perf_counter()
-    data = render_pdf(registry.build_sheet("map", map_id, names, "a4"))
+    data = render_pdf(registry.build_sheet("map", map_id, names, "a4").document)
     return time.perf_counter() - start, len(data)
 
 

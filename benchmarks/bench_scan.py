@@ -27,15 +27,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # the simulated pen and camera live with the tests
 
+import scan_simulate as sim  # noqa: E402
+from scan_degrade import Capture, capture  # noqa: E402
+
 from printkit import registry  # noqa: E402
 from printkit.backends.pdf import render_pdf  # noqa: E402
 from printkit.backends.png import rasterise  # noqa: E402
 from printkit.loading.maps import load_map  # noqa: E402
-import scan_simulate as sim  # noqa: E402
-from scan_degrade import Capture, capture  # noqa: E402
 from printkit.scan.images import PageSource, ScanError, decode_image, raw_image  # noqa: E402
 from printkit.scan.sheet import marks_of, read_sheet  # noqa: E402
-from printkit.sheets.fields import loads  # noqa: E402
 
 MAPS = ("world", "us", "europe", "south-america")
 PAPERS = ("a4", "letter")
@@ -48,8 +48,10 @@ def corpus(n: int, rng: random.Random, dpi: int | None = None) -> list[tuple[str
     pages = {}
     for map_id in MAPS:
         for paper in PAPERS:
-            doc = registry.build_sheet("map", map_id, ["Player"], paper)
-            pages[map_id, paper] = (loads(doc.meta["fields"]), next(rasterise(render_pdf(doc), PAGE_DPI, rgb=False)))
+            sheet = registry.build_sheet("map", map_id, ["Player"], paper)
+            assert sheet.geometry is not None
+            pages[map_id, paper] = (sheet.geometry.fields,
+                                    next(rasterise(render_pdf(sheet.document), PAGE_DPI, rgb=False)))
     out = []
     for k in range(n):
         map_id, paper = MAPS[k % 4], PAPERS[(k // 4) % 2]

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-
 SHOWN = 60  # characters of a user's value echoed in a message
 
 

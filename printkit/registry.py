@@ -11,6 +11,8 @@ operations closed over each game's own types (:class:`Playable`, :class:`Subject
 
 from __future__ import annotations
 
+from collections.abc import Hashable
+from functools import lru_cache
 from typing import TYPE_CHECKING, Generic, Protocol, TypeVar
 
 from printkit.errors import DataError, UsageError
@@ -20,19 +22,18 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import TypeAlias
 
-    from printkit.layout.primitives import Document
     from printkit.model.games import Globetrotting, Trekking, Wereldsteden
     from printkit.model.maps import GameMap
     from printkit.model.records import AtwRecord, GlobetrottingRecord, TrekkingRecord, WereldstedenRecord
     from printkit.rules.report import GameScore
     from printkit.sheets.atw import MapLayout
-    from printkit.sheets.builder import Prepared, SheetBuilder
+    from printkit.sheets.builder import Prepared, Sheet, SheetBuilder
 
 ATW = "around-the-world"
 
 
-class Model(Protocol):
-    """What the registry needs of a game's data model: its id."""
+class Model(Hashable, Protocol):
+    """What the registry needs of a game's data model: its id, and to be frozen (a layout of it is remembered)."""
 
     @property
     def id(self) -> str:
@@ -173,7 +174,7 @@ class Subject(Protocol):
     def model(self) -> Model:
         """Its loaded data model (for Around the World: the map)."""
 
-    def build(self, kind: str, names: list[str], paper: str) -> Document:
+    def build(self, kind: str, names: list[str], paper: str) -> Sheet:
         """Lay out sheet ``kind`` for these players on ``paper``."""
 
 
@@ -185,11 +186,15 @@ class Loaded(Generic[M, R, L]):
     def __init__(self, game: Game[M, R, L], model: M) -> None:
         self.game, self.model = game, model
 
-    def build(self, kind: str, names: list[str], paper: str) -> Document:
-        """Lay out sheet ``kind`` of the model for these players on ``paper`` (its shared layout prepared first)."""
+    def build(self, kind: str, names: list[str], paper: str) -> Sheet:
+        """Lay out sheet ``kind`` of the model for these players on ``paper`` (from its shared layout, if it has one)."""
         entry, data = self.game, self.model
-        _prepare(entry, kind, data, paper)
-        return entry.sheet_builders()[kind](data, names, paper)
+        prepared = _prepared(entry, kind)
+        if prepared is None:
+            return entry.sheet_builders()[kind](data, names, paper)
+        made = _kept_layout(entry, kind, prepared, data, paper)
+        assert isinstance(made, prepared.kind)  # as the disk cache checks it
+        return prepared.build(data, names, paper, made)
 
 
 # The parts of each game, one small function per part: the import runs when the part is first used.
@@ -365,7 +370,7 @@ def sheet_kinds(subject: str) -> tuple[str, ...]:
     return entry.sheet_kinds()
 
 
-def build_sheet(kind: str, subject: str, names: list[str], paper: str) -> Document:
+def build_sheet(kind: str, subject: str, names: list[str], paper: str) -> Sheet:
     """Lay out sheet ``kind`` of ``subject`` (a map or another game) for these players on ``paper``."""
     kinds = sheet_kinds(subject)
     if kind not in kinds:
@@ -374,15 +379,22 @@ def build_sheet(kind: str, subject: str, names: list[str], paper: str) -> Docume
     return sheet_subject(subject).build(kind, names, paper)
 
 
-def _prepare(entry: Game[M, R, L], kind: str, data: M, paper: str) -> None:
-    """Hand sheet ``kind`` what its pages share from the disk cache (made and kept there when missing or stale)."""
-    if entry.prepared is None or entry.content is None:
-        return
-    prepared: Prepared[M, L] | None = _available(entry.prepared, f"sheets of {entry.id}").get(kind)
-    content: tuple[str | bytes, ...] | None = _available(entry.content, f"the data of {entry.id}")(data)
-    if prepared is None or content is None:
-        return
+def _prepared(entry: Game[M, R, L], kind: str) -> Prepared[M, L] | None:
+    """The layout sheet ``kind`` of this game shares between its pages and is built from, if it has one."""
+    return None if entry.prepared is None else _available(entry.prepared, f"sheets of {entry.id}").get(kind)
+
+
+@lru_cache(maxsize=16)  # per process: a scan's many pages lay their sheet out once
+def _kept_layout(entry: Game[M, R, L], kind: str, prepared: Prepared[M, L], data: M, paper: str) -> object:
+    """The layout of ``data``'s sheet ``kind`` on ``paper``, from the disk cache (made and kept there if need be)."""
+    content = None if entry.content is None else _available(entry.content, f"the data of {entry.id}")(data)
+    if content is None:  # a model not read from files: nothing to key a kept layout by
+        return prepared.make(data, paper)
     from printkit import cache
 
-    made = cache.remembered(f"{entry.id}-{kind}", (*content, paper), prepared.kind, lambda: prepared.make(data, paper))
-    prepared.keep(data, paper, made)
+    return cache.remembered(f"{entry.id}-{kind}", (*content, paper), prepared.kind, lambda: prepared.make(data, paper))
+
+
+def forget_layouts() -> None:
+    """Forget the layouts remembered in this process (the disk cache keeps its own)."""
+    _kept_layout.cache_clear()

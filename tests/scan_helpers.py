@@ -6,14 +6,16 @@ import random
 from functools import lru_cache
 from typing import Any
 
+import scan_simulate as sim
+from scan_degrade import Capture, capture
+
 from printkit import registry
 from printkit.backends.png import render_png_page
 from printkit.layout.primitives import Document
 from printkit.loading.maps import load_map
-import scan_simulate as sim
-from scan_degrade import Capture, capture
+from printkit.loading.records.atw import player_table
 from printkit.scan.read import ROUTE_REACH, route_samples, seg_dist
-from printkit.sheets.fields import Fields, loads
+from printkit.sheets.fields import Fields
 
 DPI = 150
 GENTLE = Capture(dpi=150, rotation=3.0, tilt=8.0, blur=0.5, light=0.25, shadow=0.2, noise=3.0, jpeg=75)
@@ -21,8 +23,9 @@ GENTLE = Capture(dpi=150, rotation=3.0, tilt=8.0, blur=0.5, light=0.25, shadow=0
 
 @lru_cache(maxsize=None)
 def sheets(map_id: str, paper: str, names: tuple[str, ...]) -> tuple[Document, Fields]:
-    doc = registry.build_sheet("map", map_id, list(names), paper)
-    return doc, loads(doc.meta["fields"])
+    sheet = registry.build_sheet("map", map_id, list(names), paper)
+    assert sheet.geometry is not None
+    return sheet.document, sheet.geometry.fields
 
 
 @lru_cache(maxsize=None)
@@ -74,8 +77,7 @@ def game(map_id: str, paper: str, names: tuple[str, ...], seed: int) -> list[tup
 def truth_doc(map_id: str, names: tuple[str, ...], truths: list[dict[str, Any]]) -> dict[str, Any]:
     """The game file the sheets should read as."""
     m = load_map(map_id)
-    players = [{"name": n, "souvenirs": t["souvenirs"], m.explore_key: t[m.explore_key], "route": t["route"]}
-               for n, t in zip(names, truths)]
+    players = [player_table(m, n, t["souvenirs"], t[m.explore_key], route=t["route"]) for n, t in zip(names, truths)]
     return {"map": map_id, "players": players}
 
 

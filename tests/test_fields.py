@@ -13,8 +13,8 @@ from click.testing import CliRunner
 
 from printkit.cli import cli as main
 from printkit.loading.maps import bundled_maps, load_map
+from printkit.sheets import atw, mapsheet
 from printkit.sheets import fields as fieldmod
-from printkit.sheets import mapsheet
 
 MAPS = bundled_maps()
 PAPERS = ("a4", "letter")
@@ -132,7 +132,10 @@ def test_layout_version_follows_the_geometry() -> None:
     moved = fieldmod.Fields(a4.kind, a4.map, a4.paper, a4.width, a4.height, a4.cities, a4.routes,
                             a4.boxes[1:])
     assert moved.layout != a4.layout
-    assert fieldmod.loads(fieldmod.dumps(a4)).layout == a4.layout
+    geometry = atw.map_sheet(m, [], "a4").geometry
+    assert geometry is not None and geometry.fields == a4 and geometry.layout == a4.layout
+    assert fieldmod.loads(fieldmod.dumps(geometry)) == geometry
+    assert fieldmod.loads(fieldmod.dumps(geometry)).fields.layout == a4.layout
     _, f = rendered("world", "a4")
     assert f["sheet"]["layout"] == a4.layout
 

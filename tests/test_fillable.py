@@ -12,19 +12,19 @@ from typing import Any
 
 import pypdf
 import pytest
+import scan_simulate as sim
 from click.testing import CliRunner
 from pypdf.generic import ArrayObject, DictionaryObject, FloatObject, NameObject, TextStringObject
+from scan_helpers import game, truth_doc
 
 from printkit import registry
 from printkit.backends.pdf import render_pdf
 from printkit.cli import cli
 from printkit.loading.maps import load_map
-import scan_simulate as sim
 from printkit.scan.form import read_form
 from printkit.scan.game import scan_game
-from printkit.sheets.fields import Fields, loads
+from printkit.sheets.fields import Fields
 from printkit.sheets.fillable import fillable, tick_boxes
-from scan_helpers import game, truth_doc
 
 MAPS = ["world", "us", "europe", "south-america"]
 KINDS = ("/Ink", "/PolyLine", "/Line", "/Highlight")
@@ -33,8 +33,9 @@ KINDS = ("/Ink", "/PolyLine", "/Line", "/Highlight")
 @lru_cache(maxsize=None)
 def blank(map_id: str, paper: str, names: tuple[str, ...]) -> tuple[bytes, Fields]:
     """The fillable PDF of a pack and its geometry."""
-    doc = registry.build_sheet("map", map_id, list(names), paper)
-    return render_pdf(fillable(doc)), loads(doc.meta["fields"])
+    sheet = registry.build_sheet("map", map_id, list(names), paper)
+    assert sheet.geometry is not None
+    return render_pdf(fillable(sheet).document), sheet.geometry.fields
 
 
 def _stroke(kind: str, pts: list[tuple[float, float]], height: float) -> DictionaryObject:

@@ -28,7 +28,7 @@ def texts(doc: Document, page: int = 0) -> list[str]:
 
 
 def test_trekking_score_pad_from_a_fixture_game() -> None:
-    doc = trekking.SHEETS["scorepad"](TINY_TREK, ["Ann", "Bo", "Cy", "Di"], "a4")
+    doc = trekking.SHEETS["scorepad"](TINY_TREK, ["Ann", "Bo", "Cy", "Di"], "a4").document
     assert doc.title == "Trekking Mini - score pad"
     assert len(doc.pages) == 2  # 3 player columns a page: Ann, Bo, Cy | Di
     first, second = texts(doc, 0), texts(doc, 1)
@@ -50,13 +50,13 @@ def test_turn_tracker_and_score_pad_from_a_fixture_map() -> None:
     world = load_map("world")
     tiny = world._replace(name="Around Tiny", title="Around Tiny in 15 Minutes", speed_bonus=7,
                           solo=SoloRules(12, world.solo.ratings), collect=world.collect._replace(name="Gather"))
-    tracker = atw.SHEETS["tracker"](tiny, [], "a4")
+    tracker = atw.SHEETS["tracker"](tiny, [], "a4").document
     shown = texts(tracker)
     assert "Around Tiny in 15 Minutes - solo and party mode" in shown
     assert "Turns 1-12" in shown
     assert [t for t in shown if t.startswith("finish: ")] == [f"finish: {12 - t}" for t in range(1, 13)]
     assert tracker.title == "Turn tracker - Around Tiny"
-    pad = atw.SHEETS["scorepad"](tiny, ["Ann"], "letter")
+    pad = atw.SHEETS["scorepad"](tiny, ["Ann"], "letter").document
     shown = texts(pad)
     assert "Gather (souvenirs)" in shown and "Collect (souvenirs)" not in shown
     assert "a city in every region, back home: 7" in shown
@@ -66,7 +66,7 @@ def test_turn_tracker_and_score_pad_from_a_fixture_map() -> None:
 def test_wereldsteden_aid_counts_the_fixture_cards() -> None:
     game = load_wereldsteden()
     three = replace(game, name="Steden", cards=game.cards[:3])
-    doc = wereldsteden.SHEETS["aid"](three, ["Ann"], "a4")
+    doc = wereldsteden.SHEETS["aid"](three, ["Ann"], "a4").document
     shown = texts(doc)
     assert "Your three cards" in shown and "Your nine cards" not in shown
     assert [c.name for c in game.cards if c.name in shown] == [c.name for c in game.cards[:3]]
@@ -75,7 +75,7 @@ def test_wereldsteden_aid_counts_the_fixture_cards() -> None:
 
 def test_passport_has_the_fixture_flights() -> None:
     short = replace(load_globetrotting(), flights=5)
-    doc = globetrotting.SHEETS["passport"](short, ["Ann", "Bo"], "a4")
+    doc = globetrotting.SHEETS["passport"](short, ["Ann", "Bo"], "a4").document
     shown = texts(doc)
     assert "Passport - 5 flights, then score" in shown
     assert [t for t in shown if t.isdigit()] == ["1", "2", "3", "4", "5"]

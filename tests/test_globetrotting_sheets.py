@@ -21,14 +21,14 @@ GAME = load_globetrotting()
 
 
 def texts(names: list[str], paper: str = "a4") -> list[str]:
-    doc = passport(GAME, names, paper)
+    doc = passport(GAME, names, paper).document
     return [i.text for i in flatten(doc.pages[0].items, doc.forms) if isinstance(i, Text)]
 
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("players", [1, 3])
 def test_layout_fits_without_overlaps(paper: str, players: int) -> None:
-    doc = passport(GAME, ["Ann", "Bo", "Cy"][:players], paper)
+    doc = passport(GAME, ["Ann", "Bo", "Cy"][:players], paper).document
     assert len(doc.pages) == players
     items = flatten(doc.pages[-1].items, doc.forms)
     assert overlapping_texts(items) == []

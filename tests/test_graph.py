@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from printkit.model.graph import check_route, distance, nearest_open, open_routes, route_key
 from printkit.loading.maps import load_map
+from printkit.model.graph import check_route, distance, nearest_open, open_routes, route_key
 from printkit.model.maps import GameMap, Route
 
 

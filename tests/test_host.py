@@ -12,9 +12,9 @@ import pytest
 from click.testing import CliRunner
 
 from printkit.cli import cli
+from printkit.loading.dice import load_dice
 from printkit.present.host import render_host
 from printkit.resources import data_dir
-from printkit.loading.dice import load_dice
 from printkit.rules.dice import game_rolls
 from printkit.rules.turns import MapInfo
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 from functools import lru_cache
 
 import pytest
@@ -22,7 +21,7 @@ PAPERS = ("a4", "letter")
 
 @lru_cache(maxsize=None)
 def sheet(kind: str, map_id: str, paper: str, names: tuple[str, ...] = ("Ann",)) -> Document:
-    return BUILDERS[kind](load_map(map_id), list(names), paper)
+    return BUILDERS[kind](load_map(map_id), list(names), paper).document
 
 
 def page_items(doc: Document, index: int = 0) -> list[Item]:
@@ -64,7 +63,8 @@ def test_nothing_overlaps_and_everything_is_inside_the_margins(kind: str, map_id
 
 
 def scan_marks(doc: Document, map_id: str, paper: str) -> list[Item]:
-    layout = json.loads(doc.meta["fields"])["sheet"]["layout"]
+    layout = BUILDERS["map"](load_map(map_id), ["Ann"], paper).layout
+    assert layout is not None
     return identity.identity_items(load_map(map_id), paper, layout, (doc.width, doc.height), 1, "Ann")
 
 

@@ -38,7 +38,7 @@ def test_blank_band_is_the_tallest_empty_stretch_of_the_area() -> None:
 
 @pytest.mark.parametrize("subject,kind,paper", SHEETS, ids=[f"{k}-{s}-{p}" for s, k, p in SHEETS])
 def test_no_blank_band_taller_than_15_percent_of_the_printable_height(subject: str, kind: str, paper: str) -> None:
-    doc = registry.build_sheet(kind, subject, ["Ann", "Bo"], paper)
+    doc = registry.build_sheet(kind, subject, ["Ann", "Bo"], paper).document
     area = printable_area(doc.width, doc.height)
     for page in doc.pages:
         top, height = blank_band(flatten(page.items, doc.forms), area)
@@ -48,7 +48,7 @@ def test_no_blank_band_taller_than_15_percent_of_the_printable_height(subject: s
 @pytest.mark.parametrize("subject", ["world", "europe"])
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_world_and_europe_score_pads_hold_three_games_a_page(subject: str, paper: str) -> None:
-    doc = registry.build_sheet("scorepad", subject, ["Ann"], paper)
+    doc = registry.build_sheet("scorepad", subject, ["Ann"], paper).document
     items = flatten(doc.pages[0].items, doc.forms)
     assert [t.text for t in items if isinstance(t, Text)].count("Ann") == 3
     assert [t.text for t in items if isinstance(t, Text)].count("Game:") == 3
@@ -66,7 +66,7 @@ def test_score_pad_player_limit_comes_from_the_map() -> None:
 @pytest.mark.parametrize("sheet,subject", [("passport", "globetrotting"), ("tracker", "wereldsteden"),
                                            ("map", "world")])
 def test_a_printed_names_descenders_clear_the_name_rule(sheet: str, subject: str) -> None:
-    doc = registry.build_sheet(sheet, subject, ["Jyqgp Pjotr"], "a4")
+    doc = registry.build_sheet(sheet, subject, ["Jyqgp Pjotr"], "a4").document
     page = doc.pages[0].items
     name = next(t for t in page if isinstance(t, Text) and t.text == "Jyqgp Pjotr")
     bottom = name.y + fonts.descent(name.size, "bold")
@@ -90,7 +90,7 @@ def _one_bit(doc: Document) -> Image.Image:
 
 
 def test_aid_dots_differ_in_black_and_white() -> None:
-    doc = aid(load_wereldsteden(), [], "a4")
+    doc = aid(load_wereldsteden(), [], "a4").document
     items = flatten(doc.pages[0].items, doc.forms)
     scale = 150 / 72
 
@@ -113,7 +113,7 @@ def test_aid_dots_differ_in_black_and_white() -> None:
 
 
 def test_aid_buy_and_sell_text_name_the_letter() -> None:
-    doc = aid(load_wereldsteden(), [], "letter")
+    doc = aid(load_wereldsteden(), [], "letter").document
     shown = [t.text for t in flatten(doc.pages[0].items, doc.forms) if isinstance(t, Text)]
     assert "Buy a souvenir (red dot, B)" in shown and "Sell a souvenir (green dot, S)" in shown
     assert shown.count("B") == 1 and shown.count("S") == 1  # the letters in the dots

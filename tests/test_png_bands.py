@@ -88,7 +88,7 @@ def test_a_band_is_compressed_again_only_where_its_rows_differ(monkeypatch: pyte
 
 
 def test_a_map_page_decodes_to_its_pixels() -> None:
-    doc = registry.build_sheet("map", "world", ["Ann"], "a4")
+    doc = registry.build_sheet("map", "world", ["Ann"], "a4").document
     rgb, width, height, stride = next(rasterise(render_pdf(doc), 150))
     data = encode_png(rgb, width, height, stride, 150)
     assert zlib.decompress(idat(data)) == rows(rgb, width, height, stride)

@@ -11,7 +11,7 @@ from printkit.layout.primitives import Document, Page, Rect, UseForm
 
 
 def test_each_page_of_a_pack_is_the_page_drawn_whole(monkeypatch: pytest.MonkeyPatch) -> None:
-    doc = registry.build_sheet("map", "world", ["Ann", "Bo", "Cy"], "a4")
+    doc = registry.build_sheet("map", "world", ["Ann", "Bo", "Cy"], "a4").document
     alone = [render_png_page(doc, k) for k in range(3)]
     assert len(set(alone)) == 3  # the names and QR codes differ
     assert list(pack_pngs(doc)) == alone
@@ -35,7 +35,7 @@ def test_only_pages_that_start_with_one_form_share_a_ground() -> None:
 
 
 def test_a_pack_compresses_again_only_the_bands_its_pages_change(monkeypatch: pytest.MonkeyPatch) -> None:
-    doc = registry.build_sheet("map", "world", ["Ann", "Bo", "Cy"], "a4")
+    doc = registry.build_sheet("map", "world", ["Ann", "Bo", "Cy"], "a4").document
     compressed: list[int] = []
     real = pngbands._band
     monkeypatch.setattr(pngbands, "_band", lambda *a: compressed.append(a[3]) or real(*a))

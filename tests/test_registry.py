@@ -128,6 +128,7 @@ def test_a_fifth_game_needs_only_its_modules_and_one_entry(monkeypatch: pytest.M
     """A made-up game wired by one registry entry is scored and rendered like the bundled ones."""
     from printkit.layout.primitives import Document, Page, Text
     from printkit.rules.report import GameScore, PlayerScore, Section
+    from printkit.sheets.builder import Sheet
 
     class Record:
         title = "Voyage"
@@ -146,8 +147,8 @@ def test_a_fifth_game_needs_only_its_modules_and_one_entry(monkeypatch: pytest.M
         best = max(s.total for s in scores)
         return GameScore("voyage", "", "multiplayer", scores, tuple(s.name for s in scores if s.total == best), "")
 
-    def scorepad(data: object, names: list[str], paper: str) -> Document:
-        return Document(100, 100, tuple(Page((Text(5, 50, n, 10),)) for n in names or [""]))
+    def scorepad(data: object, names: list[str], paper: str) -> Sheet:
+        return Sheet(Document(100, 100, tuple(Page((Text(5, 50, n, 10),)) for n in names or [""])))
 
     def load(name_or_path: str = "voyage") -> types.SimpleNamespace:
         return types.SimpleNamespace(id=name_or_path)
@@ -159,7 +160,8 @@ def test_a_fifth_game_needs_only_its_modules_and_one_entry(monkeypatch: pytest.M
     result, title = registry.score_document(doc, "v.toml", Path("."))
     assert (title, [p.total for p in result.players], result.winners) == ("Voyage", [30, 50], ("Bo",))
     sheet = registry.build_sheet("scorepad", "voyage", ["Ann", "Bo"], "a4")
-    assert [p.items[0].text for p in sheet.pages] == ["Ann", "Bo"]  # type: ignore[attr-defined]
+    assert [p.items[0].text for p in sheet.document.pages] == ["Ann", "Bo"]  # type: ignore[attr-defined]
+    assert sheet.geometry is None
 
 
 def test_maps_are_around_the_world_subjects() -> None:

@@ -20,6 +20,7 @@ from printkit.layout.common import page_size
 from printkit.layout.primitives import Document, Page, Text
 from printkit.loading.maps import bundled_maps, load_map
 from printkit.model.games import Globetrotting
+from printkit.sheets.builder import Sheet
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parent.parent
@@ -174,9 +175,9 @@ def test_other_games_sheets_are_dispatched(runner: CliRunner, tmp_path: Path,
                                            monkeypatch: pytest.MonkeyPatch) -> None:
     calls: list[tuple[str, list[str], str]] = []
 
-    def card(game: Globetrotting, names: list[str], paper: str) -> Document:
+    def card(game: Globetrotting, names: list[str], paper: str) -> Sheet:
         calls.append((game.id, names, paper))  # handed the game's model, not loading it
-        return Document(200, 100, tuple(Page((Text(10, 50, n or "blank", 12),)) for n in names))
+        return Sheet(Document(200, 100, tuple(Page((Text(10, 50, n or "blank", 12),)) for n in names)))
 
     fake = types.ModuleType("printkit.sheets.globetrotting")
     fake.SHEETS = {"card": card}  # type: ignore[attr-defined]

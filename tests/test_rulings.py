@@ -12,8 +12,8 @@ from pathlib import Path
 
 import pytest
 
-from printkit.errors import DataError, RuleError
 from printkit import registry
+from printkit.errors import DataError, RuleError
 from printkit.loading.dice import load_dice
 from printkit.loading.games import load_globetrotting, load_trekking, load_wereldsteden
 from printkit.loading.maps import load_map

@@ -7,16 +7,16 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+import scan_simulate as sim
+from scan_degrade import Capture
+from scan_helpers import game, photo, truth_doc
 
 from printkit import registry
 from printkit.layout.marks import aruco_marker, parse_payload, qr_modules, sheet_payload
 from printkit.layout.primitives import Rect
-import scan_simulate as sim
 from printkit.scan.game import scan_game
 from printkit.scan.images import PageSource, decode_image
 from printkit.scan.sheet import SheetRead, read_sheet
-from scan_degrade import Capture
-from scan_helpers import game, photo, truth_doc
 
 MAPS = ("world", "us", "europe", "south-america")
 

@@ -10,16 +10,16 @@ from typing import TYPE_CHECKING
 import cv2
 import numpy as np
 import pytest
+import scan_simulate as sim
+from scan_helpers import crowded, sheets
 
 from printkit.backends.png import render_png_page
 from printkit.loading.maps import load_map
 from printkit.scan import align, locate
-import scan_simulate as sim
 from printkit.scan.images import PageSource
 from printkit.scan.ink import blank_sheet, ink_mask
 from printkit.scan.locate import SCALE
 from printkit.scan.sheet import marks_of, read_ink, read_sheet
-from scan_helpers import crowded, sheets
 
 if TYPE_CHECKING:
     from printkit.scan.images import Image

@@ -9,15 +9,15 @@ from pathlib import Path
 import cv2
 import numpy as np
 import pytest
+import scan_simulate as sim
 from click.testing import CliRunner
 from PIL import Image
+from scan_degrade import Capture
+from scan_helpers import pack_photo, photo
 
 from printkit import registry
 from printkit.cli import cli
-import scan_simulate as sim
-from scan_degrade import Capture
 from printkit.scan.review import UNCERTAIN
-from scan_helpers import pack_photo, photo
 
 ROOT = Path(__file__).resolve().parents[1]
 FIXTURE = ROOT / "tests" / "data" / "scan" / "world-ann.jpg"
@@ -184,16 +184,17 @@ def test_a_foreign_qr_code_and_a_blurred_photo_are_refused(tmp_path: Path) -> No
 
 def _photo_with_payload(monkeypatch: pytest.MonkeyPatch, payload: str | None, layout: str | None) -> bytes:
     """A world sheet whose QR code says something else: another payload, or another layout version."""
+    from scan_degrade import capture
+
     import printkit.sheets.identity as identity
     from printkit.backends.png import render_png_page
-    from scan_degrade import capture
 
     if payload is not None:
         monkeypatch.setattr(identity, "sheet_payload", lambda *a: payload)
     if layout is not None:
         real = identity.sheet_payload
         monkeypatch.setattr(identity, "sheet_payload", lambda m, p, _, n, name: real(m, p, layout, n, name))
-    doc = registry.build_sheet("map", "world", ["Ann"], "a4")
+    doc = registry.build_sheet("map", "world", ["Ann"], "a4").document
     image = sim.render_page(render_png_page(doc, 0, dpi=150))
     import random
 

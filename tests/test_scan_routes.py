@@ -5,14 +5,14 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+import scan_simulate as sim
+from scan_helpers import photo
 
 from printkit.loading.maps import load_map
-import scan_simulate as sim
 from printkit.scan.images import PageSource, decode_image
 from printkit.scan.read import ROUTE_DRAWN, ROUTE_EMPTY
 from printkit.scan.sheet import SheetRead, read_sheet
 from printkit.scan.trail import settle
-from scan_helpers import photo
 
 THICK = sim.Pen("black", 1.2, 1.5)
 """The benchmark's widest, shakiest pen: its ink reaches furthest off its line."""

@@ -9,8 +9,8 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from printkit.errors import DataError
 from printkit import registry
+from printkit.errors import DataError
 from printkit.loading.records import dump_toml
 from printkit.rules.report import GameScore
 

@@ -122,7 +122,7 @@ def finish(p: Pending) -> float:
 def renders(tmp: Path) -> Iterator[Pending]:
     """Every sheet's PDF render, with its SVG's rsvg-convert started (they run while the next is built)."""
     for subject, kind, paper in SHEETS:
-        doc = registry.build_sheet(kind, subject, ["Ann Lee"], paper)
+        doc = registry.build_sheet(kind, subject, ["Ann Lee"], paper).document
         name = f"{kind}-{subject}-{paper}"
         yield start(tmp / name, name, render_page(doc, "svg", 0), render_png_page(doc, 0))
 
@@ -152,7 +152,7 @@ def test_every_svg_draws_like_its_pdf_with_only_its_own_font(tmp_path: Path) -> 
 
 @needs_rsvg
 def test_without_the_embedded_font_the_measure_fails(tmp_path: Path) -> None:
-    doc = registry.build_sheet("tracker", "world", [], "a4")
+    doc = registry.build_sheet("tracker", "world", [], "a4").document
     p = start(tmp_path / "fallback", "tracker", render_page(doc, "svg", 0), render_png_page(doc, 0), embedded=False)
     assert finish(p) > 5 * MAX_DIFFERENCE  # the fallback font (DejaVu) is wider: whole words move
 
@@ -165,7 +165,7 @@ CHROMIUM = shutil.which("chromium")
 @pytest.mark.parametrize("kind,subject,paper", [("tracker", "world", "a4"), ("aid", "wereldsteden", "letter")])
 def test_a_browser_draws_the_svg_in_the_font_it_carries(tmp_path: Path, kind: str, subject: str, paper: str) -> None:
     # a browser reads @font-face itself: no font is handed to it (Open Sans is not installed)
-    doc = registry.build_sheet(kind, subject, ["Ann Lee"], paper)
+    doc = registry.build_sheet(kind, subject, ["Ann Lee"], paper).document
     pdf_png = Image.open(io.BytesIO(render_png_page(doc, 0)))
     (tmp_path / "sheet.svg").write_bytes(render_page(doc, "svg", 0))
     (tmp_path / "sheet.html").write_text(

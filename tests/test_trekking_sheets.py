@@ -21,7 +21,7 @@ GAME = load_trekking()
 
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 def test_layout_fits_without_overlaps(paper: str) -> None:
-    doc = scorepad(GAME, ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"], paper)
+    doc = scorepad(GAME, ["Ann", "Bo", "Cy", "Di", "Ed", "Flo"], paper).document
     assert (doc.width, doc.height) == page_size(paper)
     assert len(doc.pages) == 2  # 5 player columns a page
     for page in doc.pages:
@@ -37,7 +37,7 @@ def test_layout_fits_without_overlaps(paper: str) -> None:
 
 def test_pdf_svg_png() -> None:
     assert list(SHEETS) == ["scorepad"]
-    doc = scorepad(GAME, ["Ann", "Bo"], "a4")
+    doc = scorepad(GAME, ["Ann", "Bo"], "a4").document
     pdf = pypdf.PdfReader(io.BytesIO(backends.render(doc, "pdf")[0]))
     assert len(pdf.pages) == 1
     words = pdf.pages[0].extract_text()

@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from printkit.cli import cli
 from printkit.errors import DataError
 from printkit.loading.games import load_wereldsteden
-from printkit.model.games import TileType, Wereldsteden
 from printkit.loading.records.wereldsteden import read_record
+from printkit.model.games import TileType, Wereldsteden
 from printkit.rules import wereldsteden as w
 from printkit.rules.report import GameScore
 

@@ -25,7 +25,7 @@ GAME = load_wereldsteden()
 @pytest.mark.parametrize("paper", ["a4", "letter"])
 @pytest.mark.parametrize("build", [tracker, aid])
 def test_layout_fits_without_overlaps(paper: str, build: SheetBuilder[Wereldsteden]) -> None:
-    doc = build(GAME, ["Ann", "Bo"], paper)
+    doc = build(GAME, ["Ann", "Bo"], paper).document
     assert len(doc.pages) == 2
     items = flatten(doc.pages[0].items, doc.forms)
     assert overlapping_texts(items) == []
@@ -33,7 +33,7 @@ def test_layout_fits_without_overlaps(paper: str, build: SheetBuilder[Wereldsted
 
 
 def test_tracker_has_six_slots_plus_two_for_the_variant() -> None:
-    doc = tracker(GAME, ["Ann"], "a4")
+    doc = tracker(GAME, ["Ann"], "a4").document
     items = flatten(doc.pages[0].items, doc.forms)
     slots = [i for i in items if isinstance(i, Rect) and i.w == i.h == 52.0]
     assert len(slots) == 8 and sum(1 for s in slots if s.style.dash) == 2
@@ -42,7 +42,7 @@ def test_tracker_has_six_slots_plus_two_for_the_variant() -> None:
 
 
 def test_aid_lists_cities_pairs_specials_and_cards() -> None:
-    doc = aid(GAME, [], "a4")
+    doc = aid(GAME, [], "a4").document
     words = " ".join(i.text for i in flatten(doc.pages[0].items, doc.forms) if isinstance(i, Text))
     for expected in ("Istanbul", "Hong Kong", "Wellington", "San Francisco - Vladivostok", "Santiago - Darwin",
                      "New York: Take back a card", "Dakar", "Astana", "Helicopter Flight", "Charter Flight",

@@ -23,8 +23,8 @@ import json
 import math
 import sys
 from collections import Counter
-from pathlib import Path
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Any
 
 Pt = tuple[float, float]

@@ -19,10 +19,10 @@ from click.testing import CliRunner
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
+import scan_simulate as sim  # noqa: E402
 from scan_helpers import photo  # noqa: E402
 
 from printkit.cli import cli  # noqa: E402
-import scan_simulate as sim  # noqa: E402
 
 
 def main() -> int:

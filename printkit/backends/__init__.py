@@ -48,29 +48,80 @@ def format_for(path: str | os.PathLike[str] | None, fmt: str | None) -> Format:
     )
 
 
-def file_count(document: Document, fmt: Format) -> int:
-    """How many files the document makes in ``fmt``: 1 for PDF, one per page otherwise."""
-    return 1 if fmt == "pdf" else len(document.pages)
+def _pdf_page(document: Document, index: int) -> bytes:
+    from printkit.backends.pdf import render_pdf
+
+    return render_pdf(document)
 
 
-def render_page(document: Document, fmt: Format, index: int) -> bytes:
-    """The bytes of output file ``index`` (the whole PDF when ``fmt`` is pdf)."""
-    if fmt == "pdf":
-        from printkit.backends.pdf import render_pdf
+def _pdf_each(document: Document, progress: Progress | None) -> Iterator[bytes]:
+    from printkit.backends.pdf import render_pdf
 
-        return render_pdf(document)
-    if fmt == "svg":
-        from printkit.backends.svg import render_svg_page
+    yield render_pdf(document, progress)
 
-        return render_svg_page(document, index)
+
+def _svg_page(document: Document, index: int) -> bytes:
+    from printkit.backends.svg import render_svg_page
+
+    return render_svg_page(document, index)
+
+
+def _svg_each(document: Document, progress: Progress | None) -> Iterator[bytes]:
+    from printkit.backends.svg import SvgPack
+
+    pack = SvgPack(document)
+    for i in range(len(document.pages)):
+        yield pack.page(i)
+        if progress is not None:
+            progress(1)
+
+
+def _png_page(document: Document, index: int) -> bytes:
     from printkit.backends.png import render_png_page
 
     return render_png_page(document, index)
 
 
+def _png_each(document: Document, progress: Progress | None) -> Iterator[bytes]:
+    from printkit.backends.png import pack_pngs
+
+    yield from pack_pngs(document, progress=progress)
+
+
+class Writer(NamedTuple):
+    """How one format is written: one file for the whole document or one per page, and by which functions.
+
+    The backend's module is imported only when a function runs, so only the
+    format that is written loads its library.
+    """
+
+    whole: bool  # one file holds every page (PDF); else one file per page
+    steps_per_page: int  # progress steps a page reports
+    page: Callable[[Document, int], bytes]  # output file ``index``'s bytes
+    each: Callable[[Document, Progress | None], Iterator[bytes]]  # every file's bytes, one at a time
+
+
+WRITERS: dict[Format, Writer] = {
+    "pdf": Writer(True, 1, _pdf_page, _pdf_each),
+    "svg": Writer(False, 1, _svg_page, _svg_each),
+    "png": Writer(False, 2, _png_page, _png_each),  # a page is drawn, then encoded
+}
+"""Each format's writer, in :data:`FORMATS` order."""
+
+
+def file_count(document: Document, fmt: Format) -> int:
+    """How many files the document makes in ``fmt``: 1 for PDF, one per page otherwise."""
+    return 1 if WRITERS[fmt].whole else len(document.pages)
+
+
+def render_page(document: Document, fmt: Format, index: int) -> bytes:
+    """The bytes of output file ``index`` (the whole PDF when ``fmt`` is pdf)."""
+    return WRITERS[fmt].page(document, index)
+
+
 def steps(document: Document, fmt: Format) -> int:
     """How many progress steps :func:`render` reports for this document."""
-    return 2 * len(document.pages) if fmt == "png" else len(document.pages)
+    return WRITERS[fmt].steps_per_page * len(document.pages)
 
 
 def render(document: Document, fmt: Format, progress: Progress | None = None) -> list[bytes]:
@@ -80,23 +131,7 @@ def render(document: Document, fmt: Format, progress: Progress | None = None) ->
 
 def render_each(document: Document, fmt: Format, progress: Progress | None = None) -> Iterator[bytes]:
     """Every output file's bytes, one file at a time (a pack is never held whole)."""
-    if fmt == "pdf":
-        from printkit.backends.pdf import render_pdf
-
-        yield render_pdf(document, progress)
-        return
-    if fmt == "png":
-        from printkit.backends.png import pack_pngs
-
-        yield from pack_pngs(document, progress=progress)
-        return
-    from printkit.backends.svg import SvgPack
-
-    pack = SvgPack(document)
-    for i in range(len(document.pages)):
-        yield pack.page(i)
-        if progress is not None:
-            progress(1)
+    return WRITERS[fmt].each(document, progress)
 
 
 def numbered_paths(path: str | os.PathLike[str], count: int) -> list[Path]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterable, Sequence
-from typing import BinaryIO
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color, HexColor, toColor
@@ -272,8 +271,3 @@ def render_pdf(document: Document, progress: Callable[[int], None] | None = None
             progress(1)
     c.save()
     return buf.getvalue()
-
-
-def write_pdf(document: Document, stream: BinaryIO) -> None:
-    """Write the document as one PDF to a binary stream."""
-    stream.write(render_pdf(document))

@@ -11,7 +11,7 @@ import ctypes
 import math
 from collections.abc import Callable, Iterator
 from dataclasses import replace
-from typing import Any, BinaryIO
+from typing import Any
 
 from printkit.backends.pngbands import Picture, bands, encode_png
 from printkit.layout.primitives import Document, Page, UseForm
@@ -227,8 +227,3 @@ def render_png_page(document: Document, index: int, dpi: int = DEFAULT_DPI) -> b
         meta=document.meta,
     )
     return render_png_pages(render_pdf(single), dpi)[0]
-
-
-def write_png(document: Document, index: int, stream: BinaryIO, dpi: int = DEFAULT_DPI) -> None:
-    """Write page ``index`` of the document as PNG to a binary stream."""
-    stream.write(render_png_page(document, index, dpi))

@@ -19,7 +19,7 @@ import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, BinaryIO
+from typing import Any
 
 import svgwrite
 
@@ -357,8 +357,3 @@ class SvgPack:
 def render_svg_page(document: Document, index: int) -> bytes:
     """Page ``index`` of the document as standalone SVG bytes (UTF-8)."""
     return SvgPack(document).page(index)
-
-
-def write_svg(document: Document, index: int, stream: BinaryIO) -> None:
-    """Write page ``index`` of the document as SVG to a binary stream."""
-    stream.write(render_svg_page(document, index))

@@ -12,8 +12,8 @@ from typing import TYPE_CHECKING
 import click
 
 from printkit.cli.common import MAX_COUNT, PATH_SHOWN, FactsCommand, Whole, input_param, show_score, whole_numbers
-from printkit.model.limits import LARGEST
 from printkit.cli.state import Companion, force_option
+from printkit.model.limits import LARGEST
 from printkit.model.names import shorten
 
 if TYPE_CHECKING:

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import sys
+from collections.abc import Iterator, Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -11,7 +13,6 @@ import click
 from printkit.cli.common import (
     PATH_SHOWN,
     SEED,
-    STDOUT,
     FactsCommand,
     bundled_map_ids,
     checked_names,
@@ -25,26 +26,15 @@ from printkit.model.names import shorten
 from printkit.model.words import plural
 
 if TYPE_CHECKING:
-    from printkit.backends import Format, Written
-    from printkit.layout.primitives import Document
+    from contextlib import AbstractContextManager
+
+    from printkit.backends import Progress
+    from printkit.render import Check
 
 FORMAT_CHOICES = ("pdf", "svg", "png")
 PAPER_CHOICES = ("a4", "letter")
 PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
 MAX_PLAYERS = 500
-OUTPUT_HINT = "'-o' / '--output'"
-
-
-def _slug(subject: str) -> str:
-    """A file-name part for a map id or a map file path."""
-    stem = Path(subject).stem if subject.endswith(".toml") else subject
-    return "".join(ch if ch.isalnum() or ch in "-_" else "-" for ch in stem) or "sheet"
-
-
-def default_output(kind: str, subject: str, paper: str, fmt: str, players: int) -> Path:
-    """``output/<kind>-<subject>-<paper>[-<n>players].<ext>``."""
-    pack = f"-{players}players" if players > 1 else ""
-    return Path("output") / f"{kind}-{_slug(subject)}-{paper}{pack}.{fmt}"
 
 
 def _facts() -> dict[str, object]:
@@ -68,60 +58,44 @@ def _roster(players: int | None, names: str | None) -> list[str]:
     return player_names or [""] * (players or 1)
 
 
-def _build(kind: str, subject: str, roster: list[str], paper: str) -> Document:
-    """Lay out the sheet; an unknown map or sheet kind is a usage error."""
+@contextlib.contextmanager
+def _options() -> Iterator[None]:
+    """The library's refusals as the command line's usage errors: an unknown map or sheet, an option it cannot take."""
     from printkit import registry
+    from printkit.render import OptionError
 
     with map_param("'MAP'"):
         try:
-            return registry.build_sheet(kind, subject, roster, paper)
+            yield
         except registry.UnknownSheet as exc:
             raise click.UsageError(str(exc)) from None
+        except OptionError as exc:
+            if exc.option is None:
+                raise click.UsageError(exc.detail) from None
+            raise click.BadParameter(exc.detail, param_hint=exc.option) from None
 
 
-def _write(document: Document, chosen: Format, target: Path) -> Written:
-    """Write the files, with a progress bar on a terminal for long jobs."""
-    from printkit import backends
+def _check(subject: str) -> Check:
+    """Every file a render writes is vetted as every writing option's is: its folder exists, it is not the map."""
+    from printkit.render import Check
 
-    total = backends.steps(document, chosen)
+    def outputs(paths: Sequence[Path], option: str) -> None:
+        not_an_input(paths, [subject], option)
+
+    return Check(lambda path, option: output_path(path, option, [subject]), outputs)
+
+
+@contextlib.contextmanager
+def _bar(total: int) -> Iterator[Progress]:
+    with click.progressbar(length=total, label="Rendering", file=sys.stderr) as bar:
+        yield bar.update
+
+
+def _progress(total: int) -> AbstractContextManager[Progress | None]:
+    """A progress bar on a terminal for long jobs (none otherwise)."""
     if sys.stderr.isatty() and total > 1:
-        with click.progressbar(length=total, label="Rendering", file=sys.stderr) as bar:
-            return backends.write(document, chosen, target, bar.update)
-    return backends.write(document, chosen, target)
-
-
-def _fields_text(document: Document, kind: str, fields_path: str | None, subject: str) -> str | None:
-    """The sheet's field JSON if ``--fields`` asked for it (a usage error for sheets that have none)."""
-    from printkit.sheets.fields import FIELDS_META
-
-    if fields_path is None:
-        return None
-    if FIELDS_META not in document.meta:
-        raise click.BadParameter(f"the {kind} sheet does not describe its geometry; map sheets do",
-                                 param_hint="'--fields'")
-    output_path(fields_path, "'--fields'", [subject])
-    return document.meta[FIELDS_META]
-
-
-def _fillable(document: Document, kind: str, chosen: Format) -> Document:
-    """The sheet with its form fields for ``--fillable`` (PDF map sheets only: a usage error otherwise)."""
-    from printkit.sheets.fields import FIELDS_META
-    from printkit.sheets.fillable import fillable
-
-    if FIELDS_META not in document.meta:
-        raise click.BadParameter(f"the {kind} sheet has nothing to fill in on a tablet; map sheets do",
-                                 param_hint="'--fillable'")
-    if chosen != "pdf":
-        raise click.BadParameter(f"form fields need a PDF, not {chosen.upper()}; use --format pdf or a .pdf file",
-                                 param_hint="'--fillable'")
-    return fillable(document)
-
-
-def _write_fields(path: Path, data: str) -> None:
-    """Write the field JSON atomically."""
-    from printkit.files import atomic_write
-
-    atomic_write(path, data.encode("utf-8"))
+        return _bar(total)
+    return contextlib.nullcontext(None)
 
 
 @click.command(name="render", cls=FactsCommand, facts=_facts)
@@ -157,43 +131,20 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
       printkit render scorepad europe --players 8 --format svg
       printkit render map world --names "Ann,Bo,Cy" --fillable -o party.pdf
     """
-    from printkit import backends
     from printkit.cli import PAUSED_PAGES, resume_collector
+    from printkit.render import STREAM, Request, render_sheet
 
     roster = _roster(players, names)
     if len(roster) > PAUSED_PAGES:
         resume_collector()
-    try:
-        chosen = backends.format_for(None if output in (None, STDOUT) else output, fmt)
-    except backends.OutputError as exc:
-        raise click.BadParameter(str(exc), param_hint=OUTPUT_HINT) from None
-    if output not in (None, STDOUT):
-        output_path(output, OUTPUT_HINT, [subject])
-    document = _build(kind, subject, roster, paper.lower())
-    fields = _fields_text(document, kind, fields_path, subject)
-    if fillable:
-        document = _fillable(document, kind, chosen)
-    count = backends.file_count(document, chosen)
-    if output == STDOUT:
-        if count != 1:
-            raise click.UsageError(
-                f"{chosen.upper()} gives one file per page and this sheet has {count} pages; "
-                "use -o PATH (or --format pdf) instead of -o -"
-            )
-        sys.stdout.buffer.write(backends.render(document, chosen)[0])
-        if fields_path is not None and fields is not None:
-            _write_fields(Path(fields_path), fields)
+    request = Request(kind, subject, roster, paper.lower(), fmt, output, fields_path, fillable)
+    with _options():
+        done = render_sheet(request, check=_check(subject), stream=sys.stdout.buffer, progress=_progress)
+    if output == STREAM:
         return
-    target = Path(output) if output else default_output(kind, subject, paper.lower(), chosen, len(roster))
-    not_an_input(backends.numbered_paths(target, count), [subject], OUTPUT_HINT)
-    if not output:
-        target.parent.mkdir(parents=True, exist_ok=True)
-    written = _write(document, chosen, target)
-    if fields_path is not None and fields is not None:
-        _write_fields(Path(fields_path), fields)
-    paths, pages = written.paths, len(document.pages)
+    paths, pages = done.paths, done.pages
     where = shorten(str(paths[0]) if len(paths) == 1 else f"{paths[0]} ... {paths[-1].name}", PATH_SHOWN)
-    gone = len(written.removed)
+    gone = len(done.removed)
     removed = f"; removed {plural(gone, 'page')} of an earlier pack" if gone else ""
-    click.echo(f"Wrote {where} ({plural(pages, 'page')}, {chosen.upper()}, "
+    click.echo(f"Wrote {where} ({plural(pages, 'page')}, {done.format.upper()}, "
                f"{PAPER_NAMES[paper.lower()]}){removed}")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 import click
 
@@ -29,23 +29,11 @@ def _need_extra() -> None:
         raise ScanUnavailable(INSTALL_HINT)
 
 
-def _reads(game: ScannedGame) -> list[dict[str, Any]]:
-    return [{"player": who, "field": u.field, "confidence": u.confidence, "message": u.message}
-            for who, u in game.uncertain]
-
-
 def _save(game: ScannedGame, target: str) -> None:
     """The game file, its unsure reads as comments at the top (TOML), for a person to correct."""
     from printkit.files import atomic_write
-    from printkit.loading.records import dump_record
 
-    fmt = "json" if target.lower().endswith(".json") else "toml"
-    text = dump_record(game.doc, fmt)
-    if fmt == "toml" and game.uncertain:
-        notes = [f"# {who}: {u.message} (confidence {u.confidence:.2f})" for who, u in game.uncertain]
-        text = "# Read by printkit scan. Check these unsure reads, correct below, then: printkit score FILE\n" + \
-            "\n".join(notes) + "\n\n" + text
-    atomic_write(target, text.encode())
+    atomic_write(target, game.game_file("json" if target.lower().endswith(".json") else "toml").encode())
     click.echo(f"Saved the game to {target}", err=True)
 
 
@@ -90,7 +78,7 @@ def scan(files: tuple[str, ...], mode: str | None, as_json: bool, save: str | No
     if as_json:
         import json
 
-        click.echo(json.dumps({**game.score.to_json(), "reads": _reads(game)}, indent=2, ensure_ascii=False))
+        click.echo(json.dumps(game.to_json(), indent=2, ensure_ascii=False))
     else:
         show_score(game.score, game.title)
         for who, u in game.uncertain:

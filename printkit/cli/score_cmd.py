@@ -198,8 +198,7 @@ def _ask_names(m: GameMap, mode: str) -> list[str]:
 
 def enter_game(m: GameMap, map_value: str) -> dict[str, Any]:
     """Ask for the mode, names and every player's marks; return a game record."""
-    from printkit.model.records import PlayerMarks
-    from printkit.rules.atw import end_condition_met
+    from printkit.loading.records.atw import player_table
 
     click.echo(f"Scoring a game on the {shorten(m.name)} map. Each question shows the allowed range.")
     mode = _ask("Mode", "multiplayer, solo or party", type=click.Choice(["multiplayer", "solo", "party"], case_sensitive=False),
@@ -207,35 +206,36 @@ def enter_game(m: GameMap, map_value: str) -> dict[str, Any]:
     players: list[dict[str, Any]] = []
     for name in _ask_names(m, mode):
         click.echo(f"\n{name}")
-        p: dict[str, Any] = {"name": name}
         click.echo(f"  {m.collect.name} (souvenirs)")
-        p["souvenirs"] = {k.id: _ask_int(f"    {k.name}", m.collect.boxes) for k in m.collect.kinds}
+        souvenirs = {k.id: _ask_int(f"    {k.name}", m.collect.boxes) for k in m.collect.kinds}
         explore: dict[str, int] = {}
         for track in m.explore:
             click.echo(f"  {track.name}")
             explore.update({k.id: _ask_int(f"    {k.name}", track.boxes) for k in track.kinds})
-        p[m.explore_key] = explore
         click.echo("  Cities visited (the starting city counts)")
-        p["visited"] = {r.id: _ask_int(f"    {r.name}", len(m.region_cities(r.id))) for r in m.regions}
-        if m.iconic_table:
-            p["iconic"] = _ask_int("  Iconic cities visited", len(m.iconic_cities))
-        p["returned"] = _confirm("  Back at the starting city?")
-        marks = PlayerMarks(name, visited=p["visited"], returned=p["returned"])
-        if mode != "multiplayer" and end_condition_met(m, marks) and p["returned"]:
-            p["finished_turn"] = _ask_int("  Turn the trip ended on", m.solo.turns, 1)
-        if mode == "multiplayer":
-            firsts = [
-                k.id
-                for t in m.explore
-                if t.first_bonus
-                for k in t.kinds
-                if explore.get(k.id, 0) > 0 and _confirm(f"  First to mark {k.name}?")
-            ]
-            if firsts:
-                p["first_rare"] = firsts
-        players.append(p)
+        visited = {r.id: _ask_int(f"    {r.name}", len(m.region_cities(r.id))) for r in m.regions}
+        iconic = _ask_int("  Iconic cities visited", len(m.iconic_cities)) if m.iconic_table else None
+        returned = _confirm("  Back at the starting city?")
+        players.append(player_table(m, name, souvenirs, explore, visited=visited, iconic=iconic, returned=returned,
+                                    **_entered_end(m, mode, name, visited, returned, explore)))
     click.echo("")
     return {"map": map_value, "mode": mode, "players": players}
+
+
+def _entered_end(m: GameMap, mode: str, name: str, visited: dict[str, int], returned: bool,
+                 explore: dict[str, int]) -> dict[str, Any]:
+    """The turn a solo or party trip ended on, or who marked a rare kind first (multiplayer), asked for."""
+    from printkit.model.records import PlayerMarks
+    from printkit.rules.atw import end_condition_met
+
+    marks = PlayerMarks(name, visited=visited, returned=returned)
+    if mode != "multiplayer" and end_condition_met(m, marks) and returned:
+        return {"finished_turn": _ask_int("  Turn the trip ended on", m.solo.turns, 1)}
+    if mode == "multiplayer":
+        firsts = [k.id for t in m.explore if t.first_bonus for k in t.kinds
+                  if explore.get(k.id, 0) > 0 and _confirm(f"  First to mark {k.name}?")]
+        return {"first_rare": firsts}
+    return {}
 
 
 def break_tie(m: GameMap, doc: dict[str, Any], result: GameScore) -> tuple[GameScore, dict[str, Any]]:

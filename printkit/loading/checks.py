@@ -9,8 +9,8 @@ from __future__ import annotations
 from collections import Counter
 from typing import Any
 
-from printkit.model import maps as model
 from printkit.loading.fields import Reader, describe
+from printkit.model import maps as model
 from printkit.model.words import plural
 
 SHAPE_KEYS = (

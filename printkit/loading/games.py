@@ -14,7 +14,15 @@ from typing import Any, TypeVar
 from printkit.errors import DataError
 from printkit.loading.fields import Problems, Reader, describe
 from printkit.model.games import (
-    AbbyRules, Card, EndTrigger, Globetrotting, Space, Special, TileType, Trekking, Wereldsteden,
+    AbbyRules,
+    Card,
+    EndTrigger,
+    Globetrotting,
+    Space,
+    Special,
+    TileType,
+    Trekking,
+    Wereldsteden,
 )
 
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from printkit.model import maps as model
 from printkit.loading.fields import Reader
+from printkit.model import maps as model
 
 PROJECTION_KEYS = ("name", "center_lon", "center_lat", "parallels", "bounds", "outline", "insets")
 PROJECTIONS = ("natural-earth", "albers", "laea")

@@ -9,8 +9,8 @@ so undo just drops the last event, and every turn's dice come from
 from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from printkit.errors import InputError, RuleError, corrupt_state
-from printkit.model.names import duplicate_problem, name_problem, plain
 from printkit.model.dice import Dice
+from printkit.model.names import duplicate_problem, name_problem, plain
 from printkit.rules.dice import Roll, turn_roll
 
 if TYPE_CHECKING:

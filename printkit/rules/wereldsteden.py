@@ -21,8 +21,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from printkit.errors import DataError, InputError, RuleError, corrupt_state
-from printkit.model.limits import LARGEST
 from printkit.model.games import Wereldsteden
+from printkit.model.limits import LARGEST
 from printkit.model.records import WereldstedenRecord
 from printkit.model.words import join_names
 from printkit.rules.report import GameScore, PlayerScore, Section

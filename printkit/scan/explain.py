@@ -17,7 +17,7 @@ from functools import lru_cache
 from typing import TYPE_CHECKING
 
 from printkit.scan.locate import SCALE
-from printkit.scan.read import END_CLEAR, ROUTE_REACH, SHORT_REACH, SHORT_DRAWN, SHORT_EMPTY, line_samples, px, seg_dist
+from printkit.scan.read import END_CLEAR, ROUTE_REACH, SHORT_DRAWN, SHORT_EMPTY, SHORT_REACH, line_samples, px, seg_dist
 
 if TYPE_CHECKING:
     from printkit.scan.images import Image

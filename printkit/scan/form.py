@@ -52,9 +52,10 @@ class FormRead:
 def sheet_geometry(map_id: str, paper: str) -> Fields:
     """The map sheet's fields as this version draws them (no picture needed)."""
     from printkit import registry
-    from printkit.sheets.fields import FIELDS_META, loads
 
-    return loads(registry.build_sheet("map", map_id, [""], paper).meta[FIELDS_META])
+    geometry = registry.build_sheet("map", map_id, [""], paper).geometry
+    assert geometry is not None  # a map sheet has its fields
+    return geometry.fields
 
 
 def _inherited(widget: Any, key: str) -> Any:

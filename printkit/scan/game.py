@@ -23,6 +23,26 @@ class ScannedGame:
     title: str
     uncertain: tuple[tuple[str, Uncertain], ...]
 
+    def reads(self) -> list[dict[str, Any]]:
+        """The unsure reads as ``--json`` lists them under ``reads``."""
+        return [{"player": who, "field": u.field, "confidence": u.confidence, "message": u.message}
+                for who, u in self.uncertain]
+
+    def to_json(self) -> dict[str, Any]:
+        """The scores as ``printkit score --json`` gives them, plus the ``reads`` list."""
+        return {**self.score.to_json(), "reads": self.reads()}
+
+    def game_file(self, fmt: str) -> str:
+        """The game file (``toml`` or ``json``) for a person to check: a TOML file lists the unsure reads on top."""
+        from printkit.loading.records import dump_record
+
+        text = dump_record(self.doc, fmt)
+        if fmt != "toml" or not self.uncertain:
+            return text
+        notes = [f"# {who}: {u.message} (confidence {u.confidence:.2f})" for who, u in self.uncertain]
+        return ("# Read by printkit scan. Check these unsure reads, correct below, then: printkit score FILE\n"
+                + "\n".join(notes) + "\n\n" + text)
+
 
 def names_of(sheets: list[SheetRead]) -> list[str]:
     """Each sheet's player: the name in its QR code, else ``Sheet 1``, ``Sheet 2``... (duplicates numbered)."""
@@ -78,8 +98,9 @@ def _mode(m: GameMap, count: int, mode: str | None) -> str:
     return "solo" if count == 1 else "party" if count > m.max_multiplayer else "multiplayer"
 
 
-def _extras(s: SheetRead, m: GameMap, mode: str, table: dict[str, Any]) -> None:
+def _extras(s: SheetRead, m: GameMap, mode: str) -> dict[str, Any]:
     """first_rare (multiplayer) and finished_turn (solo/party) where the sheet has boxes for them."""
+    table: dict[str, Any] = {}
     firsts = [k.id for t in m.explore if t.first_bonus for k in t.kinds
               if (b := s.boxes.get(f"first_rare.{k.id}")) is not None and b.on]
     if firsts and mode == "multiplayer":
@@ -93,6 +114,7 @@ def _extras(s: SheetRead, m: GameMap, mode: str, table: dict[str, Any]) -> None:
         if len(turns) != 1:
             s.doubt("finished_turn", 0.0, "finished_turn: the turn the trip ended on is not marked once on the "
                     f"sheet (scored as turn {m.solo.turns}, no speed bonus): give it in the game file")
+    return table
 
 
 def scan_game(sheets: list[SheetRead], mode: str | None = None) -> ScannedGame:
@@ -106,10 +128,8 @@ def scan_game(sheets: list[SheetRead], mode: str | None = None) -> ScannedGame:
     chosen = _mode(m, len(sheets), mode)
     players = []
     for s, name in zip(sheets, names_of(sheets)):
-        table = player_table(s, name)
         _cross_check(s, m)
-        _extras(s, m, chosen, table)
-        players.append(table)
+        players.append(player_table(s, name, **_extras(s, m, chosen)))
     doc: dict[str, Any] = {"map": m.id, "players": players}
     if mode:
         doc["mode"] = mode

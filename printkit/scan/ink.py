@@ -51,9 +51,10 @@ def blank_sheet(map_id: str, paper: str) -> Blank:
     from printkit import registry
     from printkit.backends.png import render_png_page
     from printkit.scan.images import decode_image
-    from printkit.sheets.fields import FIELDS_META, loads
 
-    document = registry.build_sheet("map", map_id, [""], paper)
+    sheet = registry.build_sheet("map", map_id, [""], paper)
+    document = sheet.document
+    assert sheet.geometry is not None  # a map sheet has its fields
     png = render_png_page(document, 0, dpi=round(SCALE * 72))
     image = decode_image(png)
     assert image is not None  # our own PNG
@@ -64,7 +65,7 @@ def blank_sheet(map_id: str, paper: str) -> Blank:
         gray = cv2.copyMakeBorder(gray, 0, size[1] - gray.shape[0], 0, size[0] - gray.shape[1], cv2.BORDER_REPLICATE)
     k = max(3, round(SLACK * SCALE) * 2 + 1)
     wide = cv2.erode(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
-    return Blank(loads(document.meta[FIELDS_META]), wide, gray)
+    return Blank(sheet.geometry.fields, wide, gray)
 
 
 def ink_mask(warped: Image, blank: Blank) -> Image:

@@ -143,9 +143,8 @@ def check_sheet(sheet: SheetRead, evidence: Mapping[str, RouteInk], starred: fro
     ``evidence`` holds the ink on each unsure route, sample by sample;
     ``starred`` the cities whose start star may put ink on a route's line.
     """
-    from printkit.scan.trail import trail
-
     from printkit.scan.read import UNREADABLE
+    from printkit.scan.trail import trail
 
     touched = {c for rid, r in sheet.routes.items() if r.on for c in _edge(sheet, rid)}
     unsure = {rid: None if r.measure == UNREADABLE or r.hidden else r.on for rid, r in sheet.routes.items()
@@ -195,9 +194,10 @@ def _edge(sheet: SheetRead, route_id: str) -> tuple[str, str]:
     raise KeyError(route_id)
 
 
-def player_table(sheet: SheetRead, name: str) -> dict[str, Any]:
-    """The sheet as a game file's ``[[players]]`` table (what could be read)."""
-    table: dict[str, Any] = {"name": name, **marks_of(sheet)}
-    if sheet.route is not None:
-        table["route"] = sheet.route
-    return table
+def player_table(sheet: SheetRead, name: str, **end: Any) -> dict[str, Any]:
+    """The sheet as a game file's ``[[players]]`` table (what could be read; ``end``: first_rare, finished_turn)."""
+    from printkit.loading.records.atw import player_table as table
+
+    marks = marks_of(sheet)
+    m = sheet.m
+    return table(m, name, marks["souvenirs"], marks[m.explore_key], route=sheet.route, **end)

@@ -3,7 +3,9 @@
 The map sheet builder records these as it draws (one :class:`Fields` per
 sheet), so the geometry is the drawing's own, never worked out again. All
 coordinates are PDF points, origin at the page's top-left, y downwards, like
-:mod:`printkit.layout.primitives`. :func:`dumps` gives the ``--fields`` JSON.
+:mod:`printkit.layout.primitives`. A built sheet carries its :class:`Geometry`
+(its fields as the ``--fields`` JSON gives them, its layout version and the
+scan's marks); :func:`dumps` is the one writer of that JSON.
 
 The ``layout`` version is ``SCHEME`` plus a hash of the geometry itself, so it
 changes whenever anything a scanner reads moves, and stays the same when
@@ -16,8 +18,6 @@ from typing import Any, NamedTuple
 
 SCHEME = "1"
 """The version of the field JSON's shape; the first part of every layout version."""
-FIELDS_META = "fields"
-"""The key of a Document's ``meta`` under which a builder records its :func:`dumps` text."""
 
 Pt = tuple[float, float]
 Rect4 = tuple[float, float, float, float]
@@ -104,19 +104,62 @@ def _geometry(f: Fields) -> dict[str, object]:
     }
 
 
-def to_json(f: Fields) -> dict[str, object]:
-    """The field description as JSON-ready data (coordinates rounded to 0.01 pt)."""
-    g = _geometry(f)
+class Marker(NamedTuple):
+    """A corner marker the scan finds the page by: its ArUco id and where it is printed."""
+
+    id: int
+    rect: Rect4
+
+
+class Geometry(NamedTuple):
+    """What a sheet's ``--fields`` JSON holds: its fields, its layout version, the scan's marks.
+
+    ``fields`` has its coordinates rounded to 0.01 pt as the JSON gives them
+    (what a scan reads and a form field is placed by). Plain data: kept on
+    disk with a cached layout.
+    """
+
+    fields: Fields
+    layout: str
+    markers: tuple[Marker, ...] = ()
+    qr: Rect4 | None = None
+
+
+def rounded(f: Fields) -> Fields:
+    """``f`` with every coordinate rounded to 0.01 pt, as the ``--fields`` JSON writes it."""
+    return f._replace(
+        width=_r(f.width), height=_r(f.height),
+        cities=tuple(CityField(c.id, (_r(c.center[0]), _r(c.center[1])), _r(c.radius), _round4(c.tag))
+                     for c in f.cities),
+        routes=tuple(RouteField(r.a, r.b, tuple((_r(x), _r(y)) for x, y in r.points)) for r in f.routes),
+        boxes=tuple(BoxField(b.id, _round4(b.rect)) for b in f.boxes),
+    )
+
+
+def _round4(r: Rect4) -> Rect4:
+    return (_r(r[0]), _r(r[1]), _r(r[2]), _r(r[3]))
+
+
+def to_json(g: Geometry) -> dict[str, object]:
+    """The ``--fields`` JSON as data: sheet, cities, routes, boxes, then markers and QR code if it has them."""
+    f = g.fields
+    parts = _geometry(f)
     sheet = {"kind": f.kind, "map": f.map, "paper": f.paper, "width": _r(f.width), "height": _r(f.height),
-             "layout": f.layout}
-    return {"sheet": sheet, "cities": g["cities"], "routes": g["routes"], "boxes": g["boxes"]}
+             "layout": g.layout}
+    doc: dict[str, object] = {"sheet": sheet, "cities": parts["cities"], "routes": parts["routes"],
+                              "boxes": parts["boxes"]}
+    if g.markers:
+        doc["markers"] = [{"id": k.id, "rect": _rect(k.rect)} for k in g.markers]
+    if g.qr is not None:
+        doc["qr"] = {"rect": _rect(g.qr)}
+    return doc
 
 
-def dumps(f: Fields) -> str:
-    """The ``--fields`` JSON text (stable key order, one trailing newline)."""
-    import json  # here: a render from the cache has the text already
+def dumps(g: Geometry) -> str:
+    """The ``--fields`` JSON text (stable key order, one trailing newline): the one writer of that file."""
+    import json  # here: only --fields needs it
 
-    return json.dumps(to_json(f), indent=1, ensure_ascii=False) + "\n"
+    return json.dumps(to_json(g), indent=1, ensure_ascii=False) + "\n"
 
 
 def _pair(v: Any) -> Pt:
@@ -127,16 +170,19 @@ def _four(v: Any) -> Rect4:
     return (float(v[0]), float(v[1]), float(v[2]), float(v[3]))
 
 
-def loads(data: str) -> Fields:
-    """A :class:`Fields` from :func:`dumps` text (coordinates as rounded there)."""
+def loads(data: str) -> Geometry:
+    """The :class:`Geometry` a ``--fields`` file holds (:func:`dumps` text)."""
     import json
 
     doc = json.loads(data)
     sheet = doc["sheet"]
-    return Fields(
+    fields = Fields(
         str(sheet["kind"]), str(sheet["map"]), str(sheet["paper"]), float(sheet["width"]), float(sheet["height"]),
         tuple(CityField(str(c["id"]), _pair(c["center"]), float(c["radius"]), _four(c["tag"])) for c in doc["cities"]),
         tuple(RouteField(str(r["cities"][0]), str(r["cities"][1]), tuple(_pair(p) for p in r["points"]))
               for r in doc["routes"]),
         tuple(BoxField(str(b["id"]), _four(b["rect"])) for b in doc["boxes"]),
     )
+    markers = tuple(Marker(int(k["id"]), _four(k["rect"])) for k in doc.get("markers", ()))
+    qr = _four(doc["qr"]["rect"]) if "qr" in doc else None
+    return Geometry(fields, str(sheet["layout"]), markers, qr)

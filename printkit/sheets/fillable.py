@@ -9,13 +9,13 @@ holds a whole party. Each page also carries a hidden, read-only text field
 
 from __future__ import annotations
 
-import json
 from dataclasses import replace
 
+from printkit.layout.common import NameSlot
 from printkit.layout.marks import sheet_payload
-from printkit.layout.primitives import Document, FormField, Page, Text
-from printkit.sheets.fields import FIELDS_META, Fields, Rect4, loads
-from printkit.sheets.mappages import NAME_SLOT_META
+from printkit.layout.primitives import FormField, Page, Text
+from printkit.sheets.builder import Sheet
+from printkit.sheets.fields import Fields, Rect4
 
 KEYWORDS = "printkit fillable map sheet"
 """The PDF's Keywords: how a flattened copy (its fields gone) is still told from a scan."""
@@ -38,7 +38,7 @@ def tick_boxes(fields: Fields) -> list[tuple[str, Rect4]]:
 
 
 def _page(page: Page, k: int, total: int, payload: str, boxes: list[tuple[str, Rect4]],
-          slot: list[float]) -> Page:
+          slot: NameSlot) -> Page:
     """One page with its fields; a printed name becomes the name field's value."""
     x, y, width, size = slot
     pre = field_prefix(k, total)
@@ -49,15 +49,21 @@ def _page(page: Page, k: int, total: int, payload: str, boxes: list[tuple[str, R
     return replace(page, items=items, fields=tuple(fields))
 
 
-def fillable(document: Document) -> Document:
-    """The map sheet ``document`` with form fields on every page (a KeyError if it is not a map sheet)."""
-    fields_json = document.meta[FIELDS_META]
-    slot = [float(v) for v in document.meta[NAME_SLOT_META].split()]
-    sheet = json.loads(fields_json)["sheet"]
-    boxes = tick_boxes(loads(fields_json))
+def has_form(sheet: Sheet) -> bool:
+    """Whether ``sheet`` can be made fillable: it has fields and a name slot (a map sheet)."""
+    return sheet.geometry is not None and sheet.name_slot is not None
+
+
+def fillable(sheet: Sheet) -> Sheet:
+    """The map sheet with form fields on every page (a ValueError if it is not a map sheet)."""
+    geometry, slot, document = sheet.geometry, sheet.name_slot, sheet.document
+    if geometry is None or slot is None:
+        raise ValueError("only a sheet with fields and a name slot (a map sheet) can be made fillable")
+    f = geometry.fields
+    boxes = tick_boxes(f)
     total = len(document.pages)
     pages = tuple(
-        _page(p, k, total, sheet_payload(sheet["map"], sheet["paper"], sheet["layout"], k, p.label), boxes, slot)
+        _page(p, k, total, sheet_payload(f.map, f.paper, geometry.layout, k, p.label), boxes, slot)
         for k, p in enumerate(document.pages, start=1)
     )
-    return replace(document, pages=pages, meta={**document.meta, "keywords": KEYWORDS})
+    return sheet._replace(document=replace(document, pages=pages, meta={**document.meta, "keywords": KEYWORDS}))

@@ -14,8 +14,8 @@ from printkit.layout.common import (
     INK,
     LIGHT,
     MARGIN,
-    NameSlot,
     THIN,
+    NameSlot,
     Sheet,
     checkbox,
     fitted,
@@ -27,8 +27,9 @@ from printkit.layout.common import (
     table,
     text,
 )
-from printkit.layout.primitives import Document, Item, Line, Rect, Style
+from printkit.layout.primitives import Item, Line, Rect, Style
 from printkit.model.games import Globetrotting
+from printkit.sheets import builder
 from printkit.sheets.builder import SheetBuilder
 
 SHADED = Style(stroke=None, fill=LIGHT)
@@ -143,14 +144,15 @@ def _passport(game: Globetrotting, festivals: bool, sheet: Sheet, stretch: float
     return items + para, slot, y + ph
 
 
-def passport(game: Globetrotting, names: list[str], paper: str) -> Document:
+def passport(game: Globetrotting, names: list[str], paper: str) -> builder.Sheet:
     """One passport page per player, its write-in rows grown to use the page."""
     sheet = start_sheet(paper, game.name, f"Passport - {game.flights} flights, then score")
     festivals = game.uses_festivals(max(1, len(names)))
     _, _, end = _passport(game, festivals, sheet, 0.0)
     stretch = max(0.0, min(MAX_STRETCH, (sheet.height - MARGIN - end) / STRETCH_ROWS))
     items, slot, _ = _passport(game, festivals, sheet, stretch)
-    return pack(sheet.width, sheet.height, items, names, slot, f"{game.name} - passport", "globetrotting-passport")
+    return builder.Sheet(pack(sheet.width, sheet.height, items, names, slot, f"{game.name} - passport",
+                      "globetrotting-passport"))
 
 
 SHEETS: dict[str, SheetBuilder[Globetrotting]] = {"passport": passport}

@@ -10,12 +10,11 @@ version, page number and player (see :func:`printkit.layout.marks.sheet_payload`
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import NamedTuple
 
 from printkit.layout.marks import aruco_marker, qr_code, sheet_payload
 from printkit.layout.primitives import Cells, Document, Item, Rect, Style
 from printkit.model.maps import GameMap
-from printkit.sheets.fields import FIELDS_META
+from printkit.sheets.fields import Fields, Geometry, Marker, rounded
 
 MARKER_SIZE = 16.0
 """Side of a corner marker, points (5.6 mm: cells of about 0.94 mm)."""
@@ -29,42 +28,27 @@ QR_RIGHT = 314.0
 PAPER_MARKERS = {"a4": 0, "letter": 4}
 """The first marker id of each paper."""
 WHITE = Style(stroke=None, fill="#ffffff")
-KEPT = 16
-"""Marks remembered per process."""
 
 
-class Marked(NamedTuple):
-    """What :func:`identify` adds to a layout: its version, the field JSON with the marks, a blank page 1's QR code.
+def marked(fields: Fields, paper: str) -> Geometry:
+    """The geometry of a map sheet laid out as ``fields``: rounded as written, its layout version, its marks.
 
-    Picklable: kept on disk with the layout (``sheets.atw.PREPARED``), so a
-    render from the cache encodes no QR code for a blank sheet.
+    The markers' and the QR code's rectangles are rounded to 0.01 pt like the
+    fields (the markers placed on the rounded page height, as always).
     """
-
-    layout: str
-    fields_json: str
-    blank_qr: Cells
-
-
-_MARKED: dict[tuple[str, str, str], Marked] = {}  # (map id, paper, the layout's field JSON) -> its marks
+    page = rounded(fields)
+    markers = tuple(Marker(k, _round(box)) for k, *box in marker_boxes(paper, fields.width, page.height))
+    return Geometry(page, fields.layout, markers, _round(qr_box(fields.width)))
 
 
-def marked(map_id: str, paper: str, fields_json: str, width: float) -> Marked:
-    """The marks of the layout whose field JSON is ``fields_json``, memoised; :func:`keep_marked` hands one in."""
-    made = _MARKED.get((map_id, paper, fields_json))
-    if made is None:
-        import json  # here: a render from the cache is handed the marks made before
-
-        layout = str(json.loads(fields_json)["sheet"]["layout"])
-        made = Marked(layout, _with_marks(fields_json, paper, width), _qr(map_id, paper, layout, width, 1, ""))
-        keep_marked(map_id, paper, fields_json, made)
-    return made
+def _round(box: list[float] | tuple[float, ...]) -> tuple[float, float, float, float]:
+    x0, y0, x1, y1 = (round(v, 2) for v in box)
+    return (x0, y0, x1, y1)
 
 
-def keep_marked(map_id: str, paper: str, fields_json: str, made: Marked) -> None:
-    """Remember ``made`` as the marks of that layout (the registry's disk cache hands them in)."""
-    if len(_MARKED) >= KEPT:
-        _MARKED.clear()
-    _MARKED[(map_id, paper, fields_json)] = made
+def blank_qr(map_id: str, paper: str, layout: str, width: float) -> Cells:
+    """A blank page 1's QR code (no name): made with the layout, so a blank sheet from the cache encodes none."""
+    return _qr(map_id, paper, layout, width, 1, "")
 
 
 def marker_boxes(paper: str, width: float, height: float) -> list[tuple[int, float, float, float, float]]:
@@ -103,24 +87,11 @@ def identity_items(
     return items
 
 
-def _with_marks(fields_json: str, paper: str, width: float) -> str:
-    """The ``--fields`` JSON with the scan's ``markers`` and ``qr`` rectangles added."""
-    import json
-
-    doc = json.loads(fields_json)
-    doc["markers"] = [{"id": k, "rect": [round(v, 2) for v in box]}
-                      for k, *box in marker_boxes(paper, width, doc["sheet"]["height"])]
-    doc["qr"] = {"rect": [round(v, 2) for v in qr_box(width)]}
-    return json.dumps(doc, indent=1, ensure_ascii=False) + "\n"
-
-
-def identify(document: Document, m: GameMap, paper: str) -> Document:
-    """``document`` (map sheets of ``m``) with markers and a QR code on every page, and both in its fields."""
-    made = marked(m.id, paper, document.meta[FIELDS_META], document.width)
+def identify(document: Document, m: GameMap, paper: str, layout: str, blank: Cells | None = None) -> Document:
+    """``document`` (map sheets of ``m``) with markers and a QR code on every page (``blank``: page 1's, no name)."""
     size = (document.width, document.height)
     pages = tuple(
-        replace(p, items=(*p.items, *identity_items(m, paper, made.layout, size, k, p.label, made.blank_qr)))
+        replace(p, items=(*p.items, *identity_items(m, paper, layout, size, k, p.label, blank)))
         for k, p in enumerate(document.pages, start=1)
     )
-    meta = {**document.meta, FIELDS_META: made.fields_json}
-    return replace(document, pages=pages, meta=meta)
+    return replace(document, pages=pages)

@@ -16,12 +16,11 @@ sizes of its texts) and names the cities involved in every problem:
 
 from __future__ import annotations
 
-from printkit.errors import shown
-
 import math
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 
+from printkit.errors import shown
 from printkit.sheets.fields import CityField, Fields, Pt, Rect4, RouteField
 from printkit.sheets.stretch import CLEARANCE, END_MARGIN, disk_span, exclusive_stretch
 

@@ -18,9 +18,9 @@ from dataclasses import dataclass
 
 from printkit.layout.boxes import Box
 from printkit.layout.common import MARGIN
+from printkit.model.maps import GameMap
 from printkit.sheets.mapsections import MAX_SCALE, Block, Metrics, blocks, measure
 from printkit.sheets.turnblock import turn_block
-from printkit.model.maps import GameMap
 
 SECTION_W = 236.0
 """Width of a right-hand section column."""

@@ -8,7 +8,6 @@ drawn once as a Form, so a pack of N sheets costs little more than one.
 from __future__ import annotations
 
 import math
-from functools import lru_cache
 from typing import TYPE_CHECKING, NamedTuple
 
 from printkit.layout import fonts
@@ -19,8 +18,8 @@ from printkit.layout.common import (
     MARGIN,
     PAPER_WHITE,
     SMALL_SIZE,
-    NameSlot,
     LayoutError,
+    NameSlot,
     name_line,
     page_size,
     text,
@@ -29,6 +28,7 @@ from printkit.layout.common import (
 from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import (
     Circle,
+    Document,
     Icon,
     Item,
     Line,
@@ -39,13 +39,11 @@ from printkit.layout.primitives import (
 from printkit.model.maps import City, GameMap
 from printkit.sheets.citytags import ICON_SIZES, Tag, TagPlacer
 from printkit.sheets.citytags import LEADER as LEADER  # the tags' leader lines (tests look for them)
-from printkit.sheets.fields import FIELDS_META, BoxField, CityField, Fields, Rect4, RouteField, loads
 from printkit.sheets.displacement import CITY_R, Points, displaced
+from printkit.sheets.fields import BoxField, CityField, Fields, Rect4, RouteField
 from printkit.sheets.layoutcheck import check, describe
-from printkit.sheets.mapsections import CAPTION
 from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan, stretched
-from printkit.sheets.mappages import NAME_SLOT_META as NAME_SLOT_META  # where a pack prints the name
-from printkit.sheets.mappages import build as build  # the pages from the (cached) layout
+from printkit.sheets.mapsections import CAPTION
 from printkit.sheets.wording import explored
 
 if TYPE_CHECKING:
@@ -260,12 +258,11 @@ class Composed(NamedTuple):
     plan: Plan
 
 
-@lru_cache(maxsize=16)
 def compose(m: GameMap, paper: str) -> Composed:
     """Everything a map sheet shares between its pages, where each name goes, its geometry and its plan.
 
-    Memoised: a map is frozen, so its sheet is laid out once per paper (``maps
-    validate``, ``render`` and ``--fields`` share it).
+    Not memoised: the registry keeps the layout made from it (on disk, and per
+    process), so a render lays a sheet out at most once.
     """
     width, height = page_size(paper, landscape=True)
     x0, y0 = MARGIN, MARGIN
@@ -313,6 +310,18 @@ def layout_problems(m: GameMap, paper: str) -> list[str]:
     return _problems(m, paper, shared, fields)
 
 
+def build(m: GameMap, names: list[str], paper: str) -> Document:
+    """``m``'s map sheet pages on ``paper`` for these players, laid out afresh, without the scan's marks.
+
+    The sheet a player prints (marked, with its geometry) is :func:`printkit.sheets.atw.map_sheet`.
+    """
+    from printkit.sheets import mappages
+
+    return mappages.pages(m, names, mappages.prepare(m, paper))
+
+
 def sheet_fields(m: GameMap, paper: str) -> Fields:
-    """The geometry of ``m``'s map sheet on ``paper``, as :func:`build` drew it."""
-    return loads(build(m, [], paper).meta[FIELDS_META])
+    """The fields of ``m``'s map sheet on ``paper``, as :func:`build` drew them (and ``--fields`` writes them)."""
+    from printkit.sheets import mappages
+
+    return mappages.prepare(m, paper).geometry.fields

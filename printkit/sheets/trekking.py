@@ -9,9 +9,9 @@ from __future__ import annotations
 
 from printkit.layout.columns import ColumnPad, column_pad
 from printkit.layout.common import BODY_SIZE, GREY, INK, LIGHT, THIN, fitted, start_sheet, text
-from printkit.layout.primitives import Document, Item, Line, Rect, Style
+from printkit.layout.primitives import Item, Line, Rect, Style
 from printkit.model.games import Trekking
-from printkit.sheets.builder import SheetBuilder
+from printkit.sheets.builder import Sheet, SheetBuilder
 
 LABEL_W = 165.0
 HEADER_H, TOUR_H, ROW_H, TOTAL_H = 24.0, 16.5, 28.0, 30.0
@@ -67,7 +67,7 @@ def _grid(game: Trekking, x: float, y: float, w: float, cols: int, scale: float)
     return items, y + header_h / 2 + 4.5, yy
 
 
-def scorepad(game: Trekking, names: list[str], paper: str) -> Document:
+def scorepad(game: Trekking, names: list[str], paper: str) -> Sheet:
     """Score pad pages: one column per player (up to 5 a page), as many games as fit."""
     sheet = start_sheet(paper, game.name, "Score pad - one column per player")
     cols = game.max_players
@@ -77,7 +77,7 @@ def scorepad(game: Trekking, names: list[str], paper: str) -> Document:
     pad = ColumnPad(sheet, LABEL_W, cols, notes, gap=18.0, form="trekking-scorepad",
                     title=f"{game.name} - score pad", overflow=f"{game.name} score pad does not fit a {paper} page",
                     min_scale=0.93)
-    return column_pad(pad, lambda y, scale: _grid(game, sheet.x, y, sheet.w, cols, scale), names)
+    return Sheet(column_pad(pad, lambda y, scale: _grid(game, sheet.x, y, sheet.w, cols, scale), names))
 
 
 SHEETS: dict[str, SheetBuilder[Trekking]] = {"scorepad": scorepad}

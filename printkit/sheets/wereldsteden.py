@@ -25,8 +25,9 @@ from printkit.layout.common import (
     table,
     text,
 )
-from printkit.layout.primitives import Circle, Document, Item, Line, Rect, Style
+from printkit.layout.primitives import Circle, Item, Line, Rect, Style
 from printkit.model.games import Wereldsteden
+from printkit.sheets import builder
 from printkit.sheets.builder import SheetBuilder
 
 DOTS = {  # action -> (fill, stroke, stroke width, letter): the board's dots; red and green print as the same
@@ -87,7 +88,7 @@ def _ledger(game: Wereldsteden, x: float, y: float, w: float, bottom: float) -> 
     return items
 
 
-def tracker(game: Wereldsteden, names: list[str], paper: str) -> Document:
+def tracker(game: Wereldsteden, names: list[str], paper: str) -> builder.Sheet:
     """One tracker page per player: winning tiles and a coin ledger."""
     sheet = start_sheet(paper, game.name, "Player tracker - winning tiles and coins")
     width, height, x, w, items, y = sheet.width, sheet.height, sheet.x, sheet.w, sheet.items, sheet.y
@@ -97,7 +98,7 @@ def tracker(game: Wereldsteden, names: list[str], paper: str) -> Document:
     tiles, th = _tiles_section(game, x, y, w)
     items += tiles
     items += _ledger(game, x, y + th + 8, w, height - MARGIN)
-    return pack(width, height, items, names, slot, f"{game.name} - tracker", "wereldsteden-tracker")
+    return builder.Sheet(pack(width, height, items, names, slot, f"{game.name} - tracker", "wereldsteden-tracker"))
 
 
 DOT_R = 7.0
@@ -182,15 +183,16 @@ AID_SIZES = (10.5, 10.0, 9.5, BODY_SIZE)
 """Text sizes the aid tries, largest first: the largest whose text fits the page is used."""
 
 
-def aid(game: Wereldsteden, names: list[str], paper: str) -> Document:
+def aid(game: Wereldsteden, names: list[str], paper: str) -> builder.Sheet:
     """The one-page player aid: city actions, winning tiles, the travel cards (one copy per name)."""
     sheet = start_sheet(paper, game.name, "Player aid")
     for size in AID_SIZES:
         items, end = _aid(game, sheet, size)
         if end <= sheet.height - MARGIN:
             break
-    return pack(sheet.width, sheet.height, items, [n or "" for n in names], None, f"{game.name} - player aid",
-                "wereldsteden-aid")
+    doc = pack(sheet.width, sheet.height, items, [n or "" for n in names], None, f"{game.name} - player aid",
+               "wereldsteden-aid")
+    return builder.Sheet(doc)
 
 
 SHEETS: dict[str, SheetBuilder[Wereldsteden]] = {"tracker": tracker, "aid": aid}

@@ -331,3 +331,22 @@ def read_record(doc: dict[str, Any], source: str, base_dir: Path) -> AtwRecord:
     if problems:
         raise DataError(problems)
     return AtwRecord(m, mode, tuple(p for p in read if p is not None))
+
+
+def player_table(
+    m: GameMap, name: str, souvenirs: Mapping[str, int], explored: Mapping[str, int], *,
+    route: list[str] | None = None, visited: Mapping[str, int] | None = None, iconic: int | None = None,
+    returned: bool | None = None, finished_turn: int | None = None, first_rare: list[str] | None = None,
+) -> dict[str, Any]:
+    """One player's ``[[players]]`` table of a game file on ``m``, as :func:`read_record` reads it back.
+
+    The one builder of that table (typed-in marks, a scan, the tests): keys in
+    a game file's order, the explored kinds under the map's own key
+    (``sights`` or ``animals``), the optional ones only when given.
+    """
+    table: dict[str, Any] = {"name": name, "souvenirs": dict(souvenirs), m.explore_key: dict(explored)}
+    optional: dict[str, Any] = {"route": route, "visited": None if visited is None else dict(visited),
+                                "iconic": iconic, "returned": returned, "finished_turn": finished_turn,
+                                "first_rare": first_rare or None}
+    table.update({k: v for k, v in optional.items() if v is not None})
+    return table
