@@ -64,7 +64,7 @@ def test_a_folder_others_can_write_is_not_used(tmp_path: Path, mode: int) -> Non
     folder = tmp_path / "shared"
     folder.mkdir()
     folder.chmod(mode)
-    with pytest.raises(StateError, match=r"shared: the history folder is not yours alone .*chmod 700"):
+    with pytest.raises(StateError, match=rf"shared: the history folder is not yours alone \(writable by others, mode {mode:o}\); make it yours with chmod 700"):
         record(*scored_file(CHRIS, "2024-03-07T19:30:00Z"), db=folder / "history.sqlite3")
     assert list(folder.iterdir()) == []
 

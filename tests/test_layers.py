@@ -49,7 +49,7 @@ ALLOWED: dict[str, set[str]] = {
     "printkit.scan": {"printkit.model", "printkit.loading", "printkit.rules", "printkit.layout",
                       "printkit.sheets", "printkit.backends", "printkit.present", "printkit.files",
                       "printkit.resources", "printkit.registry"},
-    "printkit.history": {"printkit.model", "printkit.rules", "printkit.files"},
+    "printkit.history": {"printkit.model", "printkit.rules", "printkit.files", "printkit.cache"},
 }
 SHELL = {"printkit.cli", "printkit.__main__"}  # the command line and ``python -m printkit``: may import everything
 for _shell in SHELL:

@@ -90,7 +90,9 @@ def transaction(conn: sqlite3.Connection) -> Iterator[sqlite3.Connection]:
 
 
 def _own_folder(folder: str) -> None:
-    """Make ``folder`` (0700) if missing; refuse one that is not the user's alone (like the cache's rule)."""
+    """Make ``folder`` (0700) if missing; refuse one that is not the user's alone (the cache's rule)."""
+    from printkit.cache import folder_problem
+
     try:
         os.makedirs(folder, mode=0o700, exist_ok=True)
         st = os.stat(folder)
@@ -98,10 +100,10 @@ def _own_folder(folder: str) -> None:
         raise StateError(f"{folder}: cannot make the history folder ({exc.strerror or exc})") from None
     if not stat.S_ISDIR(st.st_mode):
         raise StateError(f"{folder}: the history folder is not a folder")
-    mine = not hasattr(os, "getuid") or st.st_uid == os.getuid()
-    if not mine or st.st_mode & (stat.S_IWGRP | stat.S_IWOTH):
-        raise StateError(f"{folder}: the history folder is not yours alone (another user's, or group or world "
-                         "writable); make it yours with chmod 700, or set PRINTKIT_DATA_DIR")
+    why = folder_problem(folder)
+    if why is not None:
+        raise StateError(f"{folder}: the history folder is not yours alone ({why}); make it yours with "
+                         "chmod 700, or set PRINTKIT_DATA_DIR")
 
 
 def _header_problem(path: str) -> str | None:
