@@ -150,8 +150,6 @@ def _ticked(widgets: dict[str, Any], prefix: str, box_ids: list[str], where: Pag
 
 def _points(nums: Any, what: str, where: PageSource) -> list[float]:
     """The numbers of a stroke array, or a ScanError naming the annotation (strings, NaN, nested arrays)."""
-    import numbers
-
     from printkit.model.names import shown
 
     if not isinstance(nums, list):
@@ -159,24 +157,23 @@ def _points(nums: Any, what: str, where: PageSource) -> list[float]:
     out: list[float] = []
     for v in nums:
         v = v.get_object() if hasattr(v, "get_object") else v
-        if isinstance(v, bool) or not isinstance(v, numbers.Real):
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise ScanError(f"{where}: {what}: {shown(str(v))} is not a number (a damaged pen stroke)")
         if not -COORD_MAX <= v <= COORD_MAX:  # NaN too
-            raise ScanError(f"{where}: {what}: the coordinate {float(v):.3g} lies off any page (a damaged pen stroke)")
+            size = f"{float(v):.3g}" if isinstance(v, float) or abs(v) < 10**300 else "of over 300 digits"
+            raise ScanError(f"{where}: {what}: the coordinate {size} lies off any page (a damaged pen stroke)")
         out.append(float(v))
     return out
 
 
 def _width(a: Any, what: str, where: PageSource) -> float:
     """The stroke's width from its ``/BS`` (clamped to 1-3 pt; PEN_WIDTH if none); a ScanError for a damaged one."""
-    import numbers
-
     style = a.get("/BS")
     style = style.get_object() if style is not None and hasattr(style, "get_object") else style
     if style is None:
         return PEN_WIDTH
     width = style.get("/W", PEN_WIDTH) if isinstance(style, dict) else None
-    if isinstance(width, bool) or not isinstance(width, numbers.Real) or not 0 <= width <= COORD_MAX:
+    if isinstance(width, bool) or not isinstance(width, (int, float)) or not 0 <= width <= COORD_MAX:
         raise ScanError(f"{where}: {what}: its border style /BS is not a dictionary with a width (a damaged "
                         "pen stroke)")
     return min(3.0, max(1.0, float(width)))
