@@ -73,8 +73,8 @@ def review_folder(value: str, files: tuple[str, ...]) -> Path:
 @click.option("--map", "map_files", multiple=True, metavar="FILE",
               help="A custom map file the sheets may be of (matched by the layout its sheets carry); repeatable.")
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON, plus a 'reads' list of unsure reads.")
-@click.option("--save", help="Save what was read as a game file (.toml or .json); never one of the inputs.")
-@click.option("--review", help="Write one overlay PNG per sheet into this folder (never an input folder; "
+@click.option("--save", metavar="FILE", help="Save what was read as a game file (.toml or .json); never one of the inputs.")
+@click.option("--review", metavar="DIR", help="Write one overlay PNG per sheet into this folder (never an input folder; "
               "a name already taken gets -2, -3...).")
 @click.option("--accept", is_flag=True, help="Exit 0 even when some reads are unsure.")
 def scan(files: tuple[str, ...], mode: str | None, map_files: tuple[str, ...], as_json: bool, save: str | None,
