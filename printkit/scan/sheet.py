@@ -52,6 +52,7 @@ class SheetRead:
     warped: Image
     route: list[str] | None = None
     uncertain: list[Uncertain] = field(default_factory=list)
+    typed: dict[str, int] = field(default_factory=dict)  # points typed in a fillable PDF's score boxes, by box id
 
     def doubt(self, path: str, confidence: float, message: str) -> None:
         """Record one uncertain read."""

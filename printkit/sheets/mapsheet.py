@@ -256,6 +256,7 @@ class Composed(NamedTuple):
     slot: NameSlot
     fields: Fields
     plan: Plan
+    start: Rect4 | None = None  # the write-in line beside "Start:" (x0, y0, x1, y1)
 
 
 def compose(m: GameMap, paper: str) -> Composed:
@@ -279,15 +280,16 @@ def compose(m: GameMap, paper: str) -> Composed:
     shared.append(Icon("star", x0 + inner_w - name_w, start_y + 2, 12))
     shared.append(text(x0 + inner_w - name_w + 16, start_y + 12, "Start:", 10, "bold"))
     sw = fonts.text_width("Start:", 10, "bold")
-    shared.append(Line(x0 + inner_w - name_w + 20 + sw, start_y + 14.5, x0 + inner_w, start_y + 14.5,
-                       Style(stroke=INK, width=0.7)))
+    start = (x0 + inner_w - name_w + 20 + sw, start_y + 1, x0 + inner_w, start_y + 14.5)  # the line, a field's box
+    shared.append(Line(start[0], start[3], start[2], start[3], Style(stroke=INK, width=0.7)))
     top = y0 + max(th, 40) + 8
     p, (drawn, cities, routes) = _planned_map(m, x0, top, inner_w, y0 + inner_h - top)
     shared += drawn
     shared += _key(x0, p.key_y, p.left_w, m)[0]
     sections, boxes = _sections(m, p)
     shared += sections
-    return Composed(tuple(shared), slot, Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes)), p)
+    return Composed(tuple(shared), slot, Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes)), p,
+                    start)
 
 
 def _problems(m: GameMap, paper: str, shared: tuple[Item, ...], fields: Fields) -> list[str]:
@@ -304,7 +306,7 @@ def layout_problems(m: GameMap, paper: str) -> list[str]:
     Other layout errors (text the font cannot print, unknown paper) are raised.
     """
     try:
-        shared, _, fields, _ = compose(m, paper)
+        shared, _, fields, *_ = compose(m, paper)
     except NoRoom as exc:
         return [str(exc)]
     return _problems(m, paper, shared, fields)
