@@ -17,8 +17,8 @@ from printkit.layout.primitives import Cells, Document, Item, Rect, Style
 from printkit.model.maps import GameMap
 from printkit.sheets.fields import Fields, Geometry, Marker, Rect4, rounded
 
-MARKER_SIZE = 12.0
-"""Side of a corner marker, points (4.2 mm: cells of about 0.71 mm), so it and its 2.5 pt quiet zone fit the margin."""
+MARKER_SIZE = 16.0
+"""Side of a corner marker, points (5.6 mm: cells of about 0.94 mm; 12 pt markers were missed at 100-150 dpi)."""
 MARKER_INSET = 18.5
 """Distance of a marker from the paper's edges, points (6.53 mm: at least 6.5 mm, :data:`EDGE_CLEAR`)."""
 EDGE_CLEAR = 6.5 * 72 / 25.4

@@ -249,6 +249,11 @@ def _planned_map(
     return first  # no size reads clearly: the layout check names what is wrong with the first that draws
 
 
+CORNER_ROOM = 4.0
+"""Points the title and the sheet's foot keep clear of the margin's corners: the scan's corner markers
+(6.5 mm from the edge, :mod:`printkit.sheets.identity`) and their quiet zone reach this far in."""
+
+
 class Composed(NamedTuple):
     """A map sheet before it is packed: what its pages share, where names go, its geometry and plan."""
 
@@ -267,10 +272,10 @@ def compose(m: GameMap, paper: str) -> Composed:
     """
     width, height = page_size(paper, landscape=True)
     x0, y0 = MARGIN, MARGIN
-    inner_w, inner_h = width - 2 * MARGIN, height - 2 * MARGIN
+    inner_w, inner_h = width - 2 * MARGIN, height - 2 * MARGIN - CORNER_ROOM  # the foot clears the corner markers
     shared: list[Item] = []
     name_w = 250.0
-    block, th = title_block(x0, y0, inner_w - name_w - 20, m.title,
+    block, th = title_block(x0 + CORNER_ROOM, y0, inner_w - name_w - 20 - CORNER_ROOM, m.title,
                             "Star your starting city. Each turn: Travel, Collect or Explore.")
     shared += block
     line, slot = name_line(x0 + inner_w - name_w, y0 + 2, name_w, "Name")

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
-
 from printkit.layout import fonts
 from printkit.layout.columns import ColumnPad, column_pad
 from printkit.layout.common import GREY, INK, LIGHT, THIN, fitted, name_text, start_sheet, text
@@ -95,7 +93,6 @@ def split_name(name: str, count: int) -> list[str]:
     return best[1] if best is not None else [name]
 
 
-@lru_cache(maxsize=256)  # a pad sets each name once per table on the page
 def name_lines(name: str, width: float, room: float) -> tuple[tuple[str, ...], float]:
     """The lines and size of a player's name in a header cell ``width`` wide and ``room`` tall.
 
