@@ -54,6 +54,7 @@ class SheetRead:
     uncertain: list[Uncertain] = field(default_factory=list)
     digest: str = ""
     """The page's pixels' digest (a scanned page; "" for a form): the same picture given twice is one sheet."""
+    typed: dict[str, int] = field(default_factory=dict)  # points typed in a fillable PDF's score boxes, by box id
 
     def doubt(self, path: str, confidence: float, message: str) -> None:
         """Record one uncertain read."""
