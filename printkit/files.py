@@ -151,9 +151,10 @@ def _write_temps(files: Iterator[tuple[FilePath, bytes]], temps: list[tuple[str,
 
     pending: deque[tuple[Future[str], FilePath]] = deque()
 
-    def collect() -> None:
-        future, target = pending.popleft()
+    def collect() -> None:  # the write leaves `pending` only once its temp is in `temps`: an interruption loses none
+        future, target = pending[0]
         temps.append((future.result(), target))
+        pending.popleft()
 
     with ThreadPoolExecutor(max_workers=SYNC_WORKERS) as pool:
         try:
@@ -165,8 +166,11 @@ def _write_temps(files: Iterator[tuple[FilePath, bytes]], temps: list[tuple[str,
                 collect()
         except BaseException:
             while pending:
-                with contextlib.suppress(BaseException):
+                try:
                     collect()
+                except BaseException:
+                    if pending[0][0].done():  # that write failed (and removed its own temp); else wait again
+                        pending.popleft()
             raise
 
 
