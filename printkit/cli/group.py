@@ -126,7 +126,9 @@ def file_failed(exc: OSError) -> NoReturn:
     """A file the system refused that no command foresaw (``Error: <file>: <reason>``, exit 1): never a traceback."""
     from printkit.cli.common import shown_path
 
-    click.echo(f"Error: {shown_path(os.fsdecode(exc.filename))}: {exc.strerror or exc}", err=True)
+    name = exc.filename
+    where = shown_path(os.fsdecode(name)) if isinstance(name, (str, bytes)) else repr(name)
+    click.echo(f"Error: {where}: {exc.strerror or exc}", err=True)
     raise SystemExit(1) from None
 
 
