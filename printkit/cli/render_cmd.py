@@ -34,6 +34,7 @@ if TYPE_CHECKING:
     from printkit.render import Check
 
 FORMAT_CHOICES = ("pdf", "svg", "png")
+SVG_TEXT_CHOICES = ("path", "font")  # printkit.backends.SVG_TEXTS (not imported: the CLI starts without backends)
 PAPER_CHOICES = ("a4", "letter")
 PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
 MAX_PLAYERS = 500
@@ -137,8 +138,11 @@ def _progress(total: int) -> AbstractContextManager[Progress | None]:
               help="Also write the first page's geometry (cities, routes, boxes) as JSON (map sheets).")
 @click.option("--fillable", is_flag=True,
               help="PDF map sheets: add a check box over every tick box and a name field, to play on a tablet.")
+@click.option("--svg-text", type=click.Choice(SVG_TEXT_CHOICES, case_sensitive=False),
+              help="SVG: text as glyph outlines that every renderer draws alike (path, the default), or as "
+                   "editable text with its font embedded (font).")
 def render(kind: str, subject: str, players: int | None, names: str | None, fmt: str | None, paper: str,
-           output: str | None, seed: int, fields_path: str | None, fillable: bool) -> None:
+           output: str | None, seed: int, fields_path: str | None, fillable: bool, svg_text: str | None) -> None:
     """Render sheet KIND ({kinds}) of MAP to PDF, SVG or PNG.
 
     MAP is a bundled map ({maps}), a map .toml file, or another game
@@ -159,7 +163,7 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
     roster = _roster(players, names)
     if len(roster) > PAUSED_PAGES:
         resume_collector()
-    request = Request(kind, subject, roster, paper.lower(), fmt, output, fields_path, fillable)
+    request = Request(kind, subject, roster, paper.lower(), fmt, output, fields_path, fillable, svg_text)
     with _options():
         done = render_sheet(request, check=_check(subject, fields_path), stream=sys.stdout.buffer, progress=_progress)
     if output == STREAM:
