@@ -229,7 +229,7 @@ def test_an_oversized_stream_without_length_is_cut_off(client: TestClient) -> No
 def test_without_the_scan_extra_a_sheet_is_501(client: TestClient, monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setattr(routes, "scan_available", lambda: False)
     code, message, _ = upload(client, join(client, "Ann"), png_header(10, 10))
-    assert (code, message) == (501, 'reading sheets needs the scan extra: pip install "printkit[scan]"')
+    assert (code, message) == (501, 'reading sheets needs the scan extra: pip install "printkit-travel[scan]"')
 
 
 def test_a_photographed_sheet_is_scored_confirmed_and_corrected(client: TestClient, table: Table) -> None:

@@ -9,7 +9,7 @@ import click
 from printkit.cli.common import SEED
 from printkit.errors import PrintkitError
 
-INSTALL_HINT = 'printkit party needs Starlette, uvicorn and python-multipart: pip install "printkit[party]"'
+INSTALL_HINT = 'printkit party needs Starlette, uvicorn and python-multipart: pip install "printkit-travel[party]"'
 SERVER_LIBRARIES = ("starlette", "uvicorn", "multipart")
 
 

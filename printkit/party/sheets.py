@@ -19,7 +19,7 @@ MAX_UPLOAD_BYTES = 15 * 2**20
 MAX_PIXELS = 60_000_000
 """The most pixels a photo may have (``printkit scan``'s budget: a 60 megapixel photo)."""
 SCAN_LIBRARIES = ("cv2", "numpy", "zxingcpp", "pypdf")
-INSTALL_HINT = 'reading sheets needs the scan extra: pip install "printkit[scan]"'
+INSTALL_HINT = 'reading sheets needs the scan extra: pip install "printkit-travel[scan]"'
 
 
 class Refused(PrintkitError):
