@@ -2,22 +2,23 @@
 
 Uploads are bounded before anything is decoded: the bytes while they stream in
 (:data:`MAX_UPLOAD_BYTES`, checked by the app), the kind from the first bytes
-(PNG or JPEG), the pixels from the image's header (:func:`pixel_count`, the
-same budget as ``printkit scan``). Each refusal is a :class:`Refused` with
+(PNG or JPEG), the pixels from the image's header (``printkit scan``'s own
+budget, :data:`printkit.scan.images.MAX_PIXELS`: a large JPEG is decoded
+smaller, as scan does). Each refusal is a :class:`Refused` with
 the HTTP status it is answered with.
 """
 
 from __future__ import annotations
 
-import struct
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from printkit.errors import PrintkitError
 
+if TYPE_CHECKING:
+    from printkit.scan.images import Image
+
 MAX_UPLOAD_BYTES = 15 * 2**20
 """The largest photo accepted (15 MiB: a phone's 12 megapixel JPEG is 3-6)."""
-MAX_PIXELS = 60_000_000
-"""The most pixels a photo may have (``printkit scan``'s budget: a 60 megapixel photo)."""
 SCAN_LIBRARIES = ("cv2", "numpy", "zxingcpp", "pypdf")
 INSTALL_HINT = 'reading sheets needs the scan extra: pip install "printkit-travel[scan]"'
 
@@ -46,55 +47,26 @@ def image_kind(data: bytes) -> str | None:
     return None
 
 
-def pixel_count(data: bytes) -> int | None:
-    """Width x height from a PNG's IHDR or a JPEG's frame header, without decoding; None if not found."""
-    kind = image_kind(data)
-    if kind == "png":
-        if len(data) < 24 or data[12:16] != b"IHDR":
-            return None
-        width, height = struct.unpack(">II", data[16:24])
-        return int(width) * int(height)
-    if kind == "jpeg":
-        return _jpeg_pixels(data)
-    return None
-
-
-def _jpeg_pixels(data: bytes) -> int | None:
-    """Walk a JPEG's marker segments to its first start-of-frame (SOF0-SOF15 but DHT, JPG, DAC)."""
-    i = 2
-    while i + 4 <= len(data):
-        if data[i] != 0xFF:
-            return None
-        marker = data[i + 1]
-        if marker == 0xFF:  # fill byte
-            i += 1
-            continue
-        if marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
-            i += 2
-            continue
-        (length,) = struct.unpack(">H", data[i + 2:i + 4])
-        if 0xC0 <= marker <= 0xCF and marker not in (0xC4, 0xC8, 0xCC):
-            if i + 9 > len(data):
-                return None
-            height, width = struct.unpack(">HH", data[i + 5:i + 9])
-            return int(width) * int(height)
-        if length < 2:
-            return None
-        i += 2 + length
-    return None
-
-
 def check_photo(data: bytes) -> None:
-    """Refuse what is not a PNG or JPEG (415) or has too many pixels (413), from its header alone."""
+    """Refuse an empty upload (422) or what is not a PNG or JPEG by its first bytes (415)."""
     if not data:
         raise Refused(422, "the photo is empty")
     if image_kind(data) is None:
         raise Refused(415, "send a photo as a JPEG or PNG image")
-    pixels = pixel_count(data)
-    if pixels is None:
-        raise Refused(422, "the photo is not a readable JPEG or PNG image (cut short?)")
-    if pixels > MAX_PIXELS:
-        raise Refused(413, f"the photo has {pixels:,} pixels; at most {MAX_PIXELS:,} are read")
+
+
+def decode_photo(data: bytes) -> Image:
+    """The photo decoded within ``printkit scan``'s pixel budget (checked from its header before decoding: 413)."""
+    from pathlib import Path
+
+    from printkit.scan.images import MAX_PIXELS, PageSource, ScanError, decode_page, image_size
+
+    check_photo(data)
+    image = decode_page(data, PageSource(Path("the photo")))
+    if isinstance(image, ScanError):
+        size = image_size(data)
+        raise Refused(413 if size is not None and size[1] * size[2] > MAX_PIXELS else 422, str(image))
+    return image
 
 
 def read_photo(data: bytes, who: str, finished_turn: int | None, mode: str) -> dict[str, Any]:
@@ -107,13 +79,10 @@ def read_photo(data: bytes, who: str, finished_turn: int | None, mode: str) -> d
 
     from printkit import registry
     from printkit.scan.game import scan_game
-    from printkit.scan.images import PageSource, ScanError, decode_image
+    from printkit.scan.images import PageSource, ScanError
     from printkit.scan.sheet import read_sheet
 
-    check_photo(data)
-    image = decode_image(data)
-    if image is None:
-        raise Refused(422, "the photo is not a readable JPEG or PNG image (cut short?)")
+    image = decode_photo(data)
     try:
         sheet = read_sheet(image, PageSource(Path("the photo")))
         scanned = scan_game([sheet], mode)
