@@ -44,7 +44,8 @@ class Request(NamedTuple):
     """What to render: sheet ``kind`` of ``subject`` for ``names`` (one sheet each), and where it goes.
 
     ``output`` is a file path, :data:`STREAM`, or None for :func:`default_output`;
-    ``fields`` a path to write the sheet's geometry JSON to.
+    ``fields`` a path to write the sheet's geometry JSON to; ``game`` the id of
+    the game the sheets are printed for (their QR codes name it).
     """
 
     kind: str
@@ -55,6 +56,7 @@ class Request(NamedTuple):
     output: str | None = None
     fields: str | None = None
     fillable: bool = False
+    game: str | None = None
 
 
 class Rendered(NamedTuple):
@@ -121,6 +123,16 @@ def fillable_sheet(sheet: Sheet, kind: str, fmt: Format) -> Sheet:
     return fillable(sheet)
 
 
+def game_sheet(sheet: Sheet, game: str) -> Sheet:
+    """The sheet printed for one game: a map sheet's QR codes also carry the game's id (other sheets have none)."""
+    from printkit.sheets.identity import for_game
+
+    if sheet.geometry is None:
+        return sheet
+    f = sheet.geometry.fields
+    return sheet._replace(document=for_game(sheet.document, f.map, f.paper, sheet.geometry.layout, game))
+
+
 def render_sheet(request: Request, *, check: Check = NO_CHECK, stream: BinaryIO | None = None,
                  progress: ProgressBar | None = None) -> Rendered:
     """Build the sheet, apply the option rules, write its files (or the one file to ``stream``) and its fields."""
@@ -135,6 +147,11 @@ def render_sheet(request: Request, *, check: Check = NO_CHECK, stream: BinaryIO 
     if request.fields is not None:
         fields = fields_text(sheet, request.kind)
         check.output(request.fields, FIELDS)
+    if request.fillable and request.game is not None:
+        raise OptionError(FILLABLE, "the form fields do not carry the game's id yet; print the game's sheets, "
+                                    "or render --fillable without --game")
+    if request.game is not None:
+        sheet = game_sheet(sheet, request.game)
     if request.fillable:
         sheet = fillable_sheet(sheet, request.kind, chosen)
     document = sheet.document

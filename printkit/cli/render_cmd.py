@@ -75,14 +75,28 @@ def _options() -> Iterator[None]:
             raise click.BadParameter(exc.detail, param_hint=exc.option) from None
 
 
-def _check(subject: str) -> Check:
-    """Every file a render writes is vetted as every writing option's is: its folder exists, it is not the map."""
+def _check(inputs: list[str]) -> Check:
+    """Every file a render writes is vetted as every writing option's is: its folder exists, it is not an input."""
     from printkit.render import Check
 
     def outputs(paths: Sequence[Path], option: str) -> None:
-        not_an_input(paths, [subject], option)
+        not_an_input(paths, inputs, option)
 
-    return Check(lambda path, option: output_path(path, option, [subject]), outputs)
+    return Check(lambda path, option: output_path(path, option, inputs), outputs)
+
+
+def _game_pack(kind: str, subject: str | None, players: int | None, names: str | None,
+               game_path: str) -> tuple[str, list[str], str]:
+    """(map, names, game id) of the game file's own pack; a usage error for options it replaces."""
+    from printkit.cli.turns_cmd import saved_game
+
+    if subject is not None or players is not None or names is not None:
+        raise click.UsageError("--game prints the game's own map and players: leave out MAP, --players and --names")
+    game = saved_game(game_path).load()
+    if kind == "tracker" and not game.dice:
+        raise click.UsageError("a multiplayer game has no turn tracker (a Navigator chooses each turn's action); "
+                               "print its map and scorepad")
+    return game.map.source, list(game.players), game.id
 
 
 @contextlib.contextmanager
@@ -100,7 +114,7 @@ def _progress(total: int) -> AbstractContextManager[Progress | None]:
 
 @click.command(name="render", cls=FactsCommand, facts=_facts)
 @click.argument("kind", metavar="KIND")
-@click.argument("subject", metavar="MAP")
+@click.argument("subject", metavar="MAP", required=False)
 @click.option("--players", type=click.IntRange(1, MAX_PLAYERS), help="Number of blank sheets (one per player).")
 @click.option("--names", help='Comma-separated player names, one sheet each: "Ann,Bo,Cy".')
 @click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES, case_sensitive=False),
@@ -115,8 +129,11 @@ def _progress(total: int) -> AbstractContextManager[Progress | None]:
               help="Also write the first page's geometry (cities, routes, boxes) as JSON (map sheets).")
 @click.option("--fillable", is_flag=True,
               help="PDF map sheets: add a check box over every tick box and a name field, to play on a tablet.")
-def render(kind: str, subject: str, players: int | None, names: str | None, fmt: str | None, paper: str,
-           output: str | None, seed: int, fields_path: str | None, fillable: bool) -> None:
+@click.option("--game", "game_path", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Print the pack of this game file (`printkit turns start`): its map, players and mode; "
+                   "the QR codes name the game, for `printkit scan --game`.")
+def render(kind: str, subject: str | None, players: int | None, names: str | None, fmt: str | None, paper: str,
+           output: str | None, seed: int, fields_path: str | None, fillable: bool, game_path: str | None) -> None:
     """Render sheet KIND ({kinds}) of MAP to PDF, SVG or PNG.
 
     MAP is a bundled map ({maps}), a map .toml file, or another game
@@ -130,16 +147,24 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
       printkit render tracker world --paper letter -o tracker.png
       printkit render scorepad europe --players 8 --format svg
       printkit render map world --names "Ann,Bo,Cy" --fillable -o party.pdf
+      printkit render map --game printkit-game.json
     """
     from printkit.cli import PAUSED_PAGES, resume_collector
     from printkit.render import STREAM, Request, render_sheet
 
-    roster = _roster(players, names)
+    game_id = None
+    if game_path is not None:
+        subject, roster, game_id = _game_pack(kind, subject, players, names, game_path)
+    elif subject is None:
+        raise click.UsageError("Missing argument 'MAP' (or give --game FILE to print a game's pack).")
+    else:
+        roster = _roster(players, names)
     if len(roster) > PAUSED_PAGES:
         resume_collector()
-    request = Request(kind, subject, roster, paper.lower(), fmt, output, fields_path, fillable)
+    request = Request(kind, subject, roster, paper.lower(), fmt, output, fields_path, fillable, game_id)
+    inputs = [subject] if game_path is None else [subject, game_path]
     with _options():
-        done = render_sheet(request, check=_check(subject), stream=sys.stdout.buffer, progress=_progress)
+        done = render_sheet(request, check=_check(inputs), stream=sys.stdout.buffer, progress=_progress)
     if output == STREAM:
         return
     paths, pages = done.paths, done.pages

@@ -11,6 +11,7 @@ from printkit.errors import PrintkitError
 
 if TYPE_CHECKING:
     from printkit.scan.game import ScannedGame
+    from printkit.scan.run import Scanned
 
 UNSURE_EXIT = 3
 """Exit status when every page was read but some reads are unsure (and --accept was not given)."""
@@ -45,8 +46,10 @@ def _save(game: ScannedGame, target: str) -> None:
 @click.option("--save", type=click.Path(dir_okay=False), help="Save what was read as a game file (.toml or .json).")
 @click.option("--review", type=click.Path(file_okay=False), help="Write one overlay PNG per sheet into this folder.")
 @click.option("--accept", is_flag=True, help="Exit 0 even when some reads are unsure.")
+@click.option("--game", "game_path", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Attach the reads to this game file (`printkit turns`); sheets of another game are refused.")
 def scan(files: tuple[str, ...], mode: str | None, as_json: bool, save: str | None, review: str | None,
-         accept: bool) -> None:
+         accept: bool, game_path: str | None) -> None:
     """Score photographed or scanned map sheets: all sheets given form one game.
 
     FILE is a PNG or JPEG photo or scan, a PDF of scanned pages (one sheet a
@@ -61,8 +64,11 @@ def scan(files: tuple[str, ...], mode: str | None, as_json: bool, save: str | No
     Example:
       printkit scan scan.pdf
       printkit scan photos/ --review review --save game.toml
+      printkit scan sheets.pdf --game printkit-game.json
     """
     _need_extra()
+    if game_path is not None and (mode is not None or save is not None):
+        raise click.UsageError("--game keeps the reads in the game file, in its mode: leave out --mode and --save")
     from printkit.cli.common import show_score
     from printkit.scan.game import scan_game
     from printkit.scan.run import scan_files, write_reviews
@@ -74,6 +80,9 @@ def scan(files: tuple[str, ...], mode: str | None, as_json: bool, save: str | No
         click.echo(f"Error: {line}", err=True)
     if not found.sheets:
         raise SystemExit(1)
+    if game_path is not None:
+        _into_game(game_path, found, as_json, accept)
+        return
     game = scan_game(list(found.sheets), mode)
     if as_json:
         import json
@@ -93,4 +102,40 @@ def scan(files: tuple[str, ...], mode: str | None, as_json: bool, save: str | No
     if found.errors:
         raise SystemExit(1)
     if game.uncertain and not accept:
+        raise SystemExit(UNSURE_EXIT)
+
+
+def _into_game(path: str, found: Scanned, as_json: bool, accept: bool) -> None:
+    """``--game``: attach every sheet to the game file (or none), then score it once every player has marks."""
+    from printkit.cli.common import show_score
+    from printkit.cli.game_score import attach_scans, game_result
+    from printkit.rules.gamefile import missing_marks
+
+    if found.errors:
+        click.echo(f"Not attached to {path}: some pages could not be read", err=True)
+        raise SystemExit(1)
+    game = attach_scans(path, list(found.sheets))
+    click.echo(f"Attached {len(found.sheets)} sheet{'s' * (len(found.sheets) != 1)} to game {game.id} in {path}.",
+               err=True)
+    missing = missing_marks(game)
+    reads = [u.to_json() for u in game.unsure]
+    if missing:
+        if as_json:
+            import json
+
+            click.echo(json.dumps({"missing": missing, "reads": reads}, indent=2, ensure_ascii=False))
+        else:
+            click.echo(f"Still to scan or type: {', '.join(missing)}.")
+    else:
+        result, title = game_result(game, path)
+        if as_json:
+            import json
+
+            click.echo(json.dumps({**result.to_json(), "reads": reads}, indent=2, ensure_ascii=False))
+        else:
+            show_score(result, title)
+    if not as_json:
+        for u in game.unsure:
+            click.echo(f"Unsure: {u.player}: {u.message}", err=True)
+    if game.unsure and not accept:
         raise SystemExit(UNSURE_EXIT)

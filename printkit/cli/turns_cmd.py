@@ -37,7 +37,8 @@ TURNS = Companion(
 )  # fmt: skip
 
 
-def _saved(path: str) -> Saved[Game]:
+def saved_game(path: str) -> Saved[Game]:
+    """The game file at ``path`` (read and written by every ``--game`` option too)."""
     from printkit.loading.dice import load_dice
 
     return TURNS.at(path, rules.to_state, lambda doc, source: rules.from_state(doc, source, load_dice()),
@@ -47,7 +48,7 @@ def _saved(path: str) -> Saved[Game]:
 @contextlib.contextmanager
 def _changing(path: str) -> Iterator[Game]:
     """Lock the game, load it, let the caller change it in place, save it if it changed."""
-    with _saved(path).changing() as box:
+    with saved_game(path).changing() as box:
         yield box.value
 
 
@@ -141,7 +142,7 @@ def start(map_name: str, players: str | None, mode: str | None, navigator: str |
             game.navigator = game.player(navigator)
         except UnknownPlayerError as exc:
             raise click.BadParameter(str(exc), param_hint="'--navigator'") from None
-    _saved(state_path).replace(game, force, _busy)  # a corrupt or foreign file stops here, untouched
+    saved_game(state_path).replace(game, force, _busy)  # a corrupt or foreign file stops here, untouched
     if game.dice:
         click.echo(f"New {game.mode} game on {info.name} (seed {seed}), {info.turns} turns.")
     else:
@@ -264,7 +265,7 @@ def status(state_path: str) -> None:
     Example:
       printkit turns status --state party.json
     """
-    game = _saved(state_path).load()
+    game = saved_game(state_path).load()
     click.echo(f"Game file: {os.path.abspath(state_path)}")
     click.echo(f"Game id: {game.id}")
     if not game.dice:
@@ -297,7 +298,7 @@ def history(state_path: str) -> None:
     Example:
       printkit turns history
     """
-    game = _saved(state_path).load()
+    game = saved_game(state_path).load()
     if not game.events:
         click.echo("No turn has been played yet.")
     for e in game.events:
