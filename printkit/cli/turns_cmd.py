@@ -224,8 +224,8 @@ def finish(names: tuple[str, ...], turn: int | None, state_path: str) -> None:
             click.echo(f"{who} is home on turn {when}: speed bonus {bonus} ({game.map.turns} - {when}).")
             click.echo(f"{who} takes no more actions.")
     if not game.dice:
-        click.echo(f"The game is over once turn {min(game.finished.values())} is played out. "
-                   f"Scan the sheets or score them: `{_score_hint(state_path)}`.")
+        click.echo(f"The game is over once turn {min(game.finished.values())} is played out; then scan the sheets "
+                   f"(`printkit scan SHEETS --game {shorten(state_path, PATH_SHOWN)}`) and `{_score_hint(state_path)}`.")
         return
     click.echo(_travelling_line(game))
     if not game.travelling:

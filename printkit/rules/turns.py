@@ -177,7 +177,7 @@ class Game:
         """Why the game is over, in words (empty while it goes on)."""
         if not self.dice and self.finished:
             first = min(self.finished.values())
-            who = ", ".join(p for p, t in self.finished.items() if t == first)
+            who = " and ".join(p for p, t in self.finished.items() if t == first)
             return f"{who} finished on turn {first}: that turn is played out and the game is over"
         if not self.travelling:
             return f"every player has finished their trip (after turn {self.turn} of {self.map.turns})"
