@@ -71,7 +71,7 @@ def scan(files: tuple[str, ...], mode: str | None, as_json: bool, save: str | No
         raise click.UsageError("--game keeps the reads in the game file, in its mode: leave out --mode and --save")
     from printkit.cli.common import show_score
     from printkit.scan.game import scan_game
-    from printkit.scan.run import scan_files, write_reviews
+    from printkit.scan.run import scan_files
 
     found = scan_files(list(files))
     for line in found.notes:
@@ -81,6 +81,7 @@ def scan(files: tuple[str, ...], mode: str | None, as_json: bool, save: str | No
     if not found.sheets:
         raise SystemExit(1)
     if game_path is not None:
+        _reviews(review, found)
         _into_game(game_path, found, as_json, accept)
         return
     game = scan_game(list(found.sheets), mode)
@@ -92,9 +93,7 @@ def scan(files: tuple[str, ...], mode: str | None, as_json: bool, save: str | No
         show_score(game.score, game.title)
         for who, u in game.uncertain:
             click.echo(f"Unsure: {who}: {u.message}", err=True)
-    if review:
-        for path in write_reviews(Path(review), found.sheets):
-            click.echo(f"Wrote {path}", err=True)
+    _reviews(review, found)
     if save and not found.errors:
         _save(game, save)
     elif save:
@@ -103,6 +102,15 @@ def scan(files: tuple[str, ...], mode: str | None, as_json: bool, save: str | No
         raise SystemExit(1)
     if game.uncertain and not accept:
         raise SystemExit(UNSURE_EXIT)
+
+
+def _reviews(review: str | None, found: Scanned) -> None:
+    """``--review``: one overlay PNG per sheet into the folder."""
+    from printkit.scan.run import write_reviews
+
+    if review:
+        for path in write_reviews(Path(review), found.sheets):
+            click.echo(f"Wrote {path}", err=True)
 
 
 def _into_game(path: str, found: Scanned, as_json: bool, accept: bool) -> None:
