@@ -3,7 +3,8 @@
 :func:`render_sheet` builds the sheet through the registry and decides what
 the command's options allow: the format (``--format`` or the output's
 extension), ``--fields`` only for a sheet that has a geometry, ``--fillable``
-only for a map sheet written as PDF, one file at most to a stream. Each
+only for a map sheet written as PDF, ``--svg-text`` only for SVG, one file at
+most to a stream. Each
 refusal is an :class:`OptionError` naming the option as the command line
 does. The caller vets the paths it is handed (their folder exists, none is an
 input of the command) through ``check``, at the moment the rules reach them.
@@ -21,7 +22,7 @@ from printkit.errors import UsageError
 if TYPE_CHECKING:
     from contextlib import AbstractContextManager
 
-    from printkit.backends import Format, Progress
+    from printkit.backends import Format, Options, Progress
     from printkit.sheets.builder import Sheet
 
 STREAM = "-"
@@ -29,6 +30,7 @@ STREAM = "-"
 OUTPUT = "'-o' / '--output'"
 FIELDS = "'--fields'"
 FILLABLE = "'--fillable'"
+SVG_TEXT = "'--svg-text'"
 
 
 class OptionError(UsageError):
@@ -44,8 +46,9 @@ class Request(NamedTuple):
     """What to render: sheet ``kind`` of ``subject`` for ``names`` (one sheet each), and where it goes.
 
     ``output`` is a file path, :data:`STREAM`, or None for :func:`default_output`;
-    ``fields`` a path to write the sheet's geometry JSON to; ``game`` the id of
-    the game the sheets are printed for (their QR codes name it).
+    ``fields`` a path to write the sheet's geometry JSON to; ``svg_text`` how SVG
+    draws text ("path", the default, or "font"; see :class:`printkit.backends.Options`);
+    ``game`` the id of the game the sheets are printed for (their QR codes name it).
     """
 
     kind: str
@@ -56,6 +59,7 @@ class Request(NamedTuple):
     output: str | None = None
     fields: str | None = None
     fillable: bool = False
+    svg_text: str | None = None
     game: str | None = None
 
 
@@ -133,12 +137,27 @@ def game_sheet(sheet: Sheet, game: str) -> Sheet:
     return sheet._replace(document=for_game(sheet.document, f.map, f.paper, sheet.geometry.layout, game))
 
 
+def backend_options(svg_text: str | None, fmt: Format) -> Options:
+    """The backends' options for ``svg_text`` (an OptionError for another format than SVG or an unknown way)."""
+    from printkit.backends import SVG_TEXTS, Options
+
+    if svg_text is None:
+        return Options()
+    if fmt != "svg":
+        raise OptionError(SVG_TEXT, f"only SVG has text to draw as outlines or as a font, not {fmt.upper()}")
+    chosen = next((known for known in SVG_TEXTS if known == svg_text.lower()), None)
+    if chosen is None:
+        raise OptionError(SVG_TEXT, f"{svg_text!r}: expected one of {', '.join(SVG_TEXTS)}")
+    return Options(svg_text=chosen)
+
+
 def render_sheet(request: Request, *, check: Check = NO_CHECK, stream: BinaryIO | None = None,
                  progress: ProgressBar | None = None) -> Rendered:
     """Build the sheet, apply the option rules, write its files (or the one file to ``stream``) and its fields."""
     from printkit import backends, registry
 
     chosen = output_format(request.output, request.fmt)
+    options = backend_options(request.svg_text, chosen)
     to_stream = request.output == STREAM
     if request.output is not None and not to_stream:
         check.output(request.output, OUTPUT)
@@ -162,7 +181,7 @@ def render_sheet(request: Request, *, check: Check = NO_CHECK, stream: BinaryIO 
                                     "use -o PATH (or --format pdf) instead of -o -")
         if stream is None:
             raise ValueError("an output of '-' needs a stream to write to")
-        written = backends.write(document, chosen, stream)
+        written = backends.write(document, chosen, stream, options=options)
     else:
         target = Path(request.output) if request.output else default_output(
             request.kind, request.subject, request.paper, chosen, len(request.names))
@@ -170,7 +189,7 @@ def render_sheet(request: Request, *, check: Check = NO_CHECK, stream: BinaryIO 
         if not request.output:
             target.parent.mkdir(parents=True, exist_ok=True)
         with (progress or _no_bar)(backends.steps(document, chosen)) as report:
-            written = backends.write(document, chosen, target, report)
+            written = backends.write(document, chosen, target, report, options)
     if request.fields is not None and fields is not None:
         _write_text(Path(request.fields), fields)
     return Rendered(chosen, len(document.pages), written.paths, written.removed)

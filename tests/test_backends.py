@@ -14,6 +14,8 @@ from typing import cast
 
 import pypdf
 import pytest
+from fontTools.pens.boundsPen import ControlBoundsPen  # type: ignore[import-untyped]
+from fontTools.svgLib.path import parse_path  # type: ignore[import-untyped]
 from fontTools.ttLib import TTFont  # type: ignore[import-untyped]
 from PIL import Image
 from pypdf.generic import DictionaryObject
@@ -99,27 +101,38 @@ def test_pdf_flips_y_to_the_top_left_origin() -> None:
     assert seen == [80.0]  # baseline 20 pt below the top of a 100 pt page
 
 
-def test_svg_is_well_formed_escapes_text_and_reuses_defs() -> None:
-    doc = _doc(2)
-    files = backends.render(doc, "svg")
+def labels(root: ET.Element) -> list[str]:
+    """The text of an SVG drawn as outlines: each run's ``aria-label``, in document order."""
+    return [g.get("aria-label", "") for g in root.iter(f"{SVG}g") if "aria-label" in g.attrib]
+
+
+@pytest.mark.parametrize("svg_text", backends.SVG_TEXTS)
+def test_svg_is_well_formed_escapes_text_and_reuses_defs(svg_text: backends.SvgText) -> None:
+    doc, options = _doc(2), backends.Options(svg_text)
+    files = backends.render(doc, "svg", options=options)
     assert len(files) == 2
     root = ET.fromstring(files[1])
     assert root.get("viewBox") == "0 0 595.28 841.89"
     assert root.get("width") == "595.28pt"
     texts = [t.text for t in root.iter(f"{SVG}text")]
-    assert 'Player <b>&"1"' in texts
-    assert "Łódź İstanbul Brașov" in texts
+    if svg_text == "path":
+        assert texts == [] and root.find(f"{SVG}defs/{SVG}style") is None
+        assert labels(root) == ["Łódź İstanbul Brașov", 'Player <b>&"1"']  # the form's, then the page's own
+        assert root.get("font-family") is None
+    else:
+        assert 'Player <b>&"1"' in texts
+        assert "Łódź İstanbul Brașov" in texts
+        assert "Open Sans" in (root.get("font-family") or "")
     assert b"&lt;b&gt;&amp;" in files[1]
     defs = root.find(f"{SVG}defs")
     assert defs is not None
     assert [s.get("id") for s in defs.iter(f"{SVG}symbol")] == ["icon-star"]
-    assert [g.get("id") for g in defs.iter(f"{SVG}g")] == ["form-sheet"]
+    assert [g.get("id") for g in defs.findall(f"{SVG}g")] == ["form-sheet"]
     uses = [u.get("{http://www.w3.org/1999/xlink}href") for u in root.iter(f"{SVG}use")]
     assert uses.count("#form-sheet") == 1 and uses.count("#icon-star") == 1
-    assert "Open Sans" in (root.get("font-family") or "")
     path = next(p for p in root.iter(f"{SVG}path") if p.get("fill-rule"))
     assert path.get("fill-rule") == "evenodd" and path.get("d") == "M50 400L150 400L100 480Z"
-    assert files == backends.render(doc, "svg")
+    assert files == backends.render(doc, "svg", options=options)
 
 
 def test_png_size_not_blank_and_deterministic() -> None:
@@ -156,7 +169,7 @@ def _embedded_fonts(svg: bytes) -> dict[str, TTFont]:
 
 def test_svg_carries_a_subset_of_its_font_with_exactly_the_glyphs_it_prints() -> None:
     doc = _doc(2)
-    svg = backends.render(doc, "svg")[1]
+    svg = backends.render(doc, "svg", options=backends.Options("font"))[1]
     fonts = _embedded_fonts(svg)
     assert sorted(fonts) == ["400", "700"]
     regular = {chr(c) for c in fonts["400"].getBestCmap()}
@@ -165,16 +178,85 @@ def test_svg_carries_a_subset_of_its_font_with_exactly_the_glyphs_it_prints() ->
     assert bold == set("Łódź İstanbul Brașov")  # the form's bold text
     assert "GPOS" not in fonts["400"] and "kern" not in fonts["400"]  # no kerning: the PDF applies none
     assert fonts["700"]["name"].getDebugName(1) == "Open Sans"
-    assert backends.render(doc, "svg")[1] == svg  # the subset is the same bytes every time
+    assert backends.render(doc, "svg", options=backends.Options("font"))[1] == svg  # the same bytes every time
 
 
 def test_svg_keeps_double_spaces() -> None:
     doc = Document(595.28, 841.89, (Page((Text(60, 700, "Ann  Lee", 12),)),))
-    svg = backends.render(doc, "svg")[0]
+    svg = backends.render(doc, "svg", options=backends.Options("font"))[0]
     root = ET.fromstring(svg)
     assert root.get("{http://www.w3.org/XML/1998/namespace}space") == "preserve"
     assert [t.text for t in root.iter(f"{SVG}text")] == ["Ann  Lee"]
     assert "white-space:pre" in "".join(root.find(f"{SVG}defs").find(f"{SVG}style").itertext())  # type: ignore[union-attr]
+
+
+def _font(weight: str) -> TTFont:
+    return TTFont(str(Path(backends.__file__).parent.parent / "assets" / "fonts" / f"OpenSans-{weight}.ttf"))
+
+
+def _runs(svg: bytes) -> list[tuple[str, list[float], list[tuple[str, int]]]]:
+    """Each run of outlined text: its label, its transform's six numbers, and its glyphs (id, x in font units)."""
+    root = ET.fromstring(svg)
+    out = []
+    for g in root.iter(f"{SVG}g"):
+        if "aria-label" in g.attrib:
+            matrix = re.fullmatch(r"matrix\(([^)]*)\)", g.get("transform", ""))
+            assert matrix is not None
+            uses = [(str(u.get("{http://www.w3.org/1999/xlink}href")), int(u.get("x", "0"))) for u in g]
+            out.append((g.get("aria-label", ""), [float(v) for v in matrix[1].split()], uses))
+    return out
+
+
+def test_svg_outlines_are_the_fonts_glyphs_at_the_pdfs_advances_without_kerning() -> None:
+    bold, regular = _font("Bold"), _font("Regular")
+    svg = backends.render(_doc(2), "svg")[1]
+    defs = ET.fromstring(svg).find(f"{SVG}defs")
+    assert defs is not None
+    ids = [p.get("id") for p in defs.findall(f"{SVG}path")]
+    drawn = {("gr", regular.getGlyphID(regular.getBestCmap()[ord(c)])) for c in 'Player<b>&"1'}
+    drawn |= {("gb", bold.getGlyphID(bold.getBestCmap()[ord(c)])) for c in "ŁódźİstanbulBrașov"}
+    assert ids == [f"{w}{g}" for w, g in sorted(drawn, key=lambda k: (k[0] == "gb", k[1]))]  # no space: it is blank
+    (label, matrix, uses), _ = _runs(svg)  # the form's run (bold, in <defs>), then the page's
+    assert label == "Łódź İstanbul Brașov"
+    assert [round(v, 9) for v in matrix] == [0.005859375, 0, 0, 0.005859375, 60, 80]  # 12 pt over 2048 units/em
+    widths, cmap = bold["hmtx"].metrics, bold.getBestCmap()
+    pens = [sum(widths[cmap[ord(c)]][0] for c in label[:i]) for i, c in enumerate(label) if c != " "]
+    assert [x for _, x in uses] == pens  # advance widths only: "Wo"/"Ty" pairs are not kerned either
+    assert uses[0][0] == f"#gb{bold.getGlyphID(cmap[ord('Ł')])}"
+    path = defs.find(f"{SVG}path[@id='gr{regular.getGlyphID('P')}']")
+    assert path is not None
+    box = ControlBoundsPen(None)
+    parse_path(path.get("d", ""), box)
+    glyph = regular["glyf"]["P"]
+    assert box.bounds == (glyph.xMin, -glyph.yMax, glyph.xMax, -glyph.yMin)  # the glyph's own box, y flipped
+
+
+@pytest.mark.parametrize("anchor", ["start", "middle", "end"])
+def test_svg_outlines_start_where_the_pdf_starts_its_text(anchor: str) -> None:
+    doc = Document(200, 100, (Page((Text(100, 20, "AVATAR Wo", 10, anchor=anchor),)),))  # type: ignore[arg-type]
+    page = pypdf.PdfReader(io.BytesIO(backends.render(doc, "pdf")[0])).pages[0]
+    starts: list[float] = []
+    page.extract_text(visitor_text=lambda t, cm, tm, fd, fs: starts.append(tm[4]) if t.strip() else None)
+    [(label, matrix, uses)] = _runs(backends.render(doc, "svg")[0])
+    assert label == "AVATAR Wo" and len(uses) == 8
+    assert abs(matrix[4] - starts[0]) <= 0.005 and matrix[5] == 20  # the PDF's start, to the SVG's 0.01 pt
+    regular = _font("Regular")
+    width = sum(regular["hmtx"].metrics[regular.getBestCmap()[ord(c)]][0] for c in label) * 10 / 2048
+    assert width == 54.5458984375  # no kerning: "AV", "VA", "TA", "Wo" are set at their advances
+    assert matrix[4] == round(100 - {"start": 0, "middle": width / 2, "end": width}[anchor], 2)
+
+
+def test_svg_outlines_keep_double_spaces_and_escape_the_label() -> None:
+    doc = Document(595.28, 841.89, (Page((Text(60, 700, 'Ann  <&"> Lee', 12, fill="#4d4d4d"),)),))
+    svg = backends.render(doc, "svg")[0]
+    assert b'aria-label="Ann  &lt;&amp;&quot;&gt; Lee"' in svg
+    [(label, _, uses)] = _runs(svg)
+    assert label == 'Ann  <&"> Lee'
+    regular = _font("Regular")
+    widths, cmap = regular["hmtx"].metrics, regular.getBestCmap()
+    assert uses[3][1] == sum(widths[cmap[ord(c)]][0] for c in "Ann  ")  # two spaces' advance before "<"
+    g = next(g for g in ET.fromstring(svg).iter(f"{SVG}g") if "aria-label" in g.attrib)
+    assert g.get("fill") == "#4d4d4d"
 
 
 def test_encode_png_round_trips() -> None:

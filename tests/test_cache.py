@@ -2,8 +2,8 @@
 
 from __future__ import annotations
 
+import hashlib
 import os
-import pickle
 import shutil
 import subprocess
 import sys
@@ -56,7 +56,7 @@ LOADED = ("around-the-world-loaded-", "around-the-world-shared-")
 
 def _entries(where: Path, name: str = "") -> list[Path]:
     """The entries in ``where`` (only ``name``'s if given; by default, the layouts: not loaded maps)."""
-    found = sorted(where.glob(f"{name}*.pickle")) if where.is_dir() else []
+    found = sorted(where.glob(f"{name}*{cache.SUFFIX}")) if where.is_dir() else []
     return [p for p in found if name or not p.name.startswith(LOADED)]
 
 
@@ -106,17 +106,23 @@ def test_the_fingerprint_follows_every_file_of_the_package() -> None:
     assert not any("__pycache__" in p for p in sizes)
 
 
+def sealed(body: bytes) -> bytes:
+    """An entry holding ``body`` with its right digest: only its content can make it a miss."""
+    return cache.FORMAT + hashlib.blake2b(body, digest_size=cache.DIGEST_SIZE).hexdigest().encode() + b"\n" + body
+
+
 def _spoilt(kept: bytes, spoil: str) -> bytes:
     return {
-        "garbage": cache.FORMAT + b"\x80\x05not a pickle at all",
+        "garbage": sealed(b"\x80\x05not JSON at all"),
         "truncated": kept[: len(kept) // 2],
-        "other format": b"printkit-cache 0\n" + kept[len(cache.FORMAT):],
-        "wrong type": cache.FORMAT + pickle.dumps("a string, not the pages"),
+        "other format": b"printkit-cache 1\n" + kept[len(cache.FORMAT):],
+        "wrong type": sealed(b'"a string, not the pages"'),
+        "wrong digest": kept.replace(b"[1,2]", b"[1,3]"),
         "empty": b"",
     }[spoil]
 
 
-@pytest.mark.parametrize("spoil", ["garbage", "truncated", "other format", "wrong type", "empty"])
+@pytest.mark.parametrize("spoil", ["garbage", "truncated", "other format", "wrong type", "wrong digest", "empty"])
 def test_a_bad_entry_is_ignored_and_made_again(folder: Path, spoil: str) -> None:
     made: list[tuple[int, ...]] = []
     make = lambda: made.append((1, 2)) or (1, 2)  # noqa: E731

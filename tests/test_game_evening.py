@@ -76,11 +76,19 @@ def test_a_party_evening_from_start_to_score(tmp_path: Path) -> None:
     saved = json.loads(game.read_text())
     assert saved["format"] == 2 and saved["marks"]["Ann"]["from"] == "scan" and saved["unsure"] == []
     assert saved["marks"]["Ann"]["table"]["finished_turn"] == 5
+    game_id = saved["id"]
     scored = run("score", "--game", str(game))
     assert (scored.exit_code, scored.stdout) == (0, want)
+    assert scored.stderr == f"Recorded in the history as {game_id}.\n"
     assert "Speed bonus 15: finished on turn 5: 20 - 5 = 15" in scored.stdout
-    as_json = json.loads(run("score", "--game", str(game), "--json").stdout)
+    again = run("score", "--game", str(game), "--json")
+    as_json = json.loads(again.stdout)
     assert [p["total"] for p in as_json["players"]] == [18, 1] and as_json["winners"] == ["Ann"]
+    assert again.stderr == f"Already in the history as {game_id}; not recorded again.\n"
+    kept = [g for g in json.loads(run("history", "--json").stdout)["games"] if g["id"] == game_id]
+    assert [(g["map"], g["mode"], [(p["name"], p["total"], p["won"]) for p in g["players"]]) for g in kept] == [
+        ("world", "party", [("Ann", 18, True), ("Bo", 1, False)])]
+    assert run("history", "show", game_id).stdout.startswith(want[: want.index("\n")])
 
 
 def test_the_trackers_finish_and_the_sheets_turn_box_are_cross_checked(tmp_path: Path) -> None:
@@ -127,6 +135,10 @@ def test_a_multiplayer_evening_with_a_navigator(tmp_path: Path) -> None:
     scored = run("score", "--game", str(game))
     assert (scored.exit_code, scored.stdout) == (0, expected("multiplayer", ANN, BO))
     assert "Speed bonus 3" in scored.stdout
+    game_id = json.loads(game.read_text())["id"]
+    assert scored.stderr == f"Recorded in the history as {game_id}.\n"  # Ann's finish ended the game
+    kept = [g for g in json.loads(run("history", "--json").stdout)["games"] if g["id"] == game_id]
+    assert [(g["mode"], [p["name"] for p in g["players"] if p["won"]]) for g in kept] == [("multiplayer", ["Ann"])]
 
 
 def test_bad_input_is_one_line_and_changes_nothing(tmp_path: Path) -> None:

@@ -40,5 +40,7 @@ def test_an_interrupted_entry_keeps_the_players_already_typed(tmp_path: Path) ->
     result, title = registry.score_document({"map": "world", "mode": "party", "players": players}, "x", Path("."))
     assert done.stdout.endswith(score_text(result, title) + "\n")
     assert "Speed bonus 13: finished on turn 7: 20 - 7 = 13" in done.stdout
+    assert done.stderr.endswith("Note: the game is not over yet, so it is not kept in the history; score it again "
+                                "after `printkit turns end`.\n")
     again = runner.invoke(cli, ["score", "--game", str(game)])  # nothing more to ask
     assert again.stdout == score_text(result, title) + "\n"

@@ -53,7 +53,7 @@ def test_render_command_pdf_svg_png(tmp_path: Path, runner: CliRunner) -> None:
     assert "Global objectives" in reader.pages[0].extract_text()
     svg = tmp_path / "passport.svg"
     assert runner.invoke(cli, ["render", "passport", "globetrotting", "-o", str(svg)]).exit_code == 0
-    assert "Fulfillment points" in "".join(ET.parse(svg).getroot().itertext())
+    assert "Fulfillment points" in "".join(e.get("aria-label", "") for e in ET.parse(svg).getroot().iter())
     png = tmp_path / "passport.png"
     assert runner.invoke(cli, ["render", "passport", "globetrotting", "-o", str(png)]).exit_code == 0
     assert Image.open(png).convert("L").getextrema() == (0, 255)

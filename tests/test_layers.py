@@ -30,7 +30,8 @@ ALLOWED: dict[str, set[str]] = {
     "printkit.errors": set(),
     "printkit.resources": set(),
     "printkit.files": set(),
-    "printkit.cache": {"printkit.files"},
+    "printkit.cache": {"printkit.files", "printkit.plaindata"},
+    "printkit.plaindata": {"printkit.files", "printkit.cache"},
     "printkit.model": set(),
     "printkit.loading": {"printkit.model", "printkit.resources", "printkit.files", "printkit.cache"},
     "printkit.rules": {"printkit.model"},
@@ -40,13 +41,15 @@ ALLOWED: dict[str, set[str]] = {
     "printkit.present": {"printkit.model", "printkit.rules", "printkit.resources", "printkit.files"},
     "printkit.registry": {"printkit.model", "printkit.loading", "printkit.rules", "printkit.layout",
                           "printkit.sheets", "printkit.backends", "printkit.present", "printkit.files",
-                          "printkit.resources", "printkit.cache"},
+                          "printkit.resources", "printkit.cache", "printkit.plaindata"},
     "printkit.render": {"printkit.model", "printkit.loading", "printkit.rules", "printkit.layout",
                         "printkit.sheets", "printkit.backends", "printkit.present", "printkit.files",
-                        "printkit.resources", "printkit.cache", "printkit.registry"},  # the registry's row
+                        "printkit.resources", "printkit.cache", "printkit.plaindata",
+                        "printkit.registry"},  # the registry's row
     "printkit.scan": {"printkit.model", "printkit.loading", "printkit.rules", "printkit.layout",
                       "printkit.sheets", "printkit.backends", "printkit.present", "printkit.files",
                       "printkit.resources", "printkit.registry"},
+    "printkit.history": {"printkit.model", "printkit.rules", "printkit.files", "printkit.cache"},
 }
 SHELL = {"printkit.cli", "printkit.__main__"}  # the command line and ``python -m printkit``: may import everything
 for _shell in SHELL:
@@ -55,13 +58,14 @@ for _shell in SHELL:
 OWNERS = {
     "reportlab": {"printkit.backends.pdf"},
     "svgwrite": {"printkit.backends.svg"},
-    "fontTools": {"printkit.backends.svg"},
+    "fontTools": {"printkit.backends.svg", "printkit.backends.glyphs"},
     "pypdfium2": {"printkit.backends.png"},
     "jinja2": {"printkit.present.host"},
     "cv2": {"printkit.scan"},
     "numpy": {"printkit.scan"},
     "zxingcpp": {"printkit.scan"},
     "pypdf": {"printkit.scan.form"},
+    "sqlite3": {"printkit.history"},
 }
 REGISTRY = "printkit.registry"  # the one module that imports by name
 NAMED_ONLY: dict[str, re.Pattern[str]] = {REGISTRY: re.compile(r"printkit\.cli\.\w+_cmd")}

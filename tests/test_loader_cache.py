@@ -82,7 +82,7 @@ def test_a_built_map_is_kept_on_disk_by_content_and_an_edit_misses(tmp_path: Pat
     monkeypatch.setattr(maps, "_parsed", {})  # the shared file not yet parsed in this process either
     path = _copy_world(tmp_path)
     first = maps.load_map(str(path))
-    assert sorted(p.name.split("-")[3] for p in (tmp_path / "cache").glob("*.pickle")) == ["loaded", "shared"]
+    assert sorted(p.name.split("-")[3] for p in (tmp_path / "cache").glob("*.json")) == ["loaded", "shared"]
 
     def fail(*_: object) -> None:
         raise AssertionError("parsed again")
@@ -96,4 +96,4 @@ def test_a_built_map_is_kept_on_disk_by_content_and_an_edit_misses(tmp_path: Pat
         assert maps.map_content(kept) == (str(path), path.read_bytes(), maps._shared_raw()[0])
     path.write_text(path.read_text().replace('name = "Around the World"', 'name = "Around the Wxrld"', 1))
     assert maps.load_map(str(path)).name == "Around the Wxrld"
-    assert len(list((tmp_path / "cache").glob("around-the-world-loaded-*.pickle"))) == 2
+    assert len(list((tmp_path / "cache").glob("around-the-world-loaded-*.json"))) == 2

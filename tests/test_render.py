@@ -109,7 +109,7 @@ def test_svg_has_a_circle_per_city_and_a_line_per_route(rendered: dict[tuple[str
     assert len(circles) == len(m.cities)  # iconic cities too: their tag carries the shield
     routes = [ln for ln in form.iter(f"{SVG}line") if ln.get("stroke-dasharray") == "3 2"]
     assert len(routes) == len(m.routes) + 1  # and one in the key
-    names = [t.text for t in form.iter(f"{SVG}text")]
+    names = [g.get("aria-label") for g in form.iter(f"{SVG}g")]  # text drawn as outlines, labelled
     assert all(c.name in names for c in m.cities)
 
 
@@ -121,8 +121,28 @@ def test_city_names_are_escaped_in_svg(runner: CliRunner, tmp_path: Path) -> Non
     code, _, stderr = run(runner, "map", str(custom), "-o", str(out))
     assert code == 0, stderr
     root = ET.parse(out).getroot()  # well-formed
-    assert '<b>&"x"' in [t.text for t in root.iter(f"{SVG}text")]
+    assert '<b>&"x"' in [g.get("aria-label") for g in root.iter(f"{SVG}g")]
     assert b"&lt;b&gt;&amp;" in out.read_bytes()
+
+
+def test_svg_text_is_outlines_by_default_and_editable_text_with_its_font_on_request(runner: CliRunner,
+                                                                                   tmp_path: Path) -> None:
+    outlined, fonted = tmp_path / "paths.svg", tmp_path / "font.svg"
+    sheet = ("scorepad", "world", "--names", "Ann,Bo")
+    assert run(runner, *sheet, "-o", str(outlined))[0] == 0
+    code, stdout, stderr = run(runner, *sheet, "--svg-text", "font", "-o", str(fonted))
+    assert (code, stdout) == (0, f"Wrote {fonted} (1 page, SVG, A4)\n"), stderr
+    paths, font = ET.parse(outlined).getroot(), ET.parse(fonted).getroot()
+    labels = [g.get("aria-label") for g in paths.iter(f"{SVG}g") if "aria-label" in g.attrib]
+    assert not list(paths.iter(f"{SVG}text")) and b"@font-face" not in outlined.read_bytes()
+    assert [t.text for t in font.iter(f"{SVG}text")] == labels and {"Ann", "Bo"} <= set(labels)
+    css = "".join(font.find(f"{SVG}defs/{SVG}style").itertext())  # type: ignore[union-attr]
+    assert css.count("@font-face{font-family:'Open Sans'") == 2 and "data:font/ttf;base64," in css
+    again = tmp_path / "again.svg"
+    assert run(runner, *sheet, "--svg-text", "path", "-o", str(again))[0] == 0
+    assert again.read_bytes() == outlined.read_bytes()  # reproducible, and path is the default
+    code, _, stderr = run(runner, "tracker", "world", "--svg-text", "font", "-o", str(tmp_path / "t.pdf"))
+    assert code == 2 and "--svg-text" in stderr and "only SVG" in stderr
 
 
 def test_svg_and_png_packs_are_one_file_per_page(runner: CliRunner, tmp_path: Path) -> None:

@@ -16,7 +16,7 @@ from printkit import registry
 from printkit.errors import UsageError
 from printkit.loading.maps import load_map
 from printkit.loading.records.atw import player_table
-from printkit.render import FIELDS, FILLABLE, OUTPUT, OptionError, Request, render_sheet
+from printkit.render import FIELDS, FILLABLE, OUTPUT, SVG_TEXT, OptionError, Request, render_sheet
 from printkit.sheets import atw, fields, mappages, mapsheet
 from printkit.sheets.builder import Sheet
 
@@ -145,6 +145,9 @@ def test_the_fields_file_keeps_its_bytes(map_id: str, paper: str, tmp_path: Path
      "sheet.docx: cannot tell the format from the extension .docx; use .pdf, .svg or .png, or give --format"),
     (Request("map", "world", ["Ann", "Bo"], fmt="png", output="-"), None,
      "PNG gives one file per page and this sheet has 2 pages; use -o PATH (or --format pdf) instead of -o -"),
+    (Request("tracker", "world", [""], svg_text="font"), SVG_TEXT,
+     "only SVG has text to draw as outlines or as a font, not PDF"),
+    (Request("tracker", "world", [""], fmt="svg", svg_text="bitmap"), SVG_TEXT, "'bitmap': expected one of path, font"),
 ])
 def test_render_sheet_refuses_what_the_sheet_cannot_take(request_: Request, option: str | None, message: str,
                                                          tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
@@ -154,6 +157,14 @@ def test_render_sheet_refuses_what_the_sheet_cannot_take(request_: Request, opti
     assert (err.value.option, err.value.detail) == (option, message)
     assert isinstance(err.value, UsageError) and err.value.exit_code == 2
     assert list(tmp_path.iterdir()) == []  # nothing written
+
+
+def test_render_sheet_draws_svg_text_as_outlines_unless_asked_for_the_font() -> None:
+    outlined, fonted = io.BytesIO(), io.BytesIO()
+    render_sheet(Request("tracker", "world", [""], fmt="svg", output="-"), stream=outlined)
+    render_sheet(Request("tracker", "world", [""], fmt="svg", output="-", svg_text="FONT"), stream=fonted)
+    assert b"<text" not in outlined.getvalue() and b'aria-label="Turn tracker"' in outlined.getvalue()
+    assert b">Turn tracker</text>" in fonted.getvalue() and b"@font-face" in fonted.getvalue()
 
 
 def test_render_sheet_writes_the_one_file_to_the_stream_and_the_fields(tmp_path: Path) -> None:

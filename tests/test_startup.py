@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HEAVY = [
     "reportlab", "svgwrite", "fontTools", "jinja2", "pypdf", "pypdfium2", "pdfplumber", "PIL",
     "tomllib", "fractions", "decimal", "printkit.loading.maps", "printkit.model.maps", "printkit.layout",
-    "cv2", "numpy", "zxingcpp", "segno", "printkit.scan",
+    "cv2", "numpy", "zxingcpp", "segno", "printkit.scan", "sqlite3", "printkit.history",
 ]
 SCAN = ["cv2", "numpy", "zxingcpp", "printkit.scan"]
 LIGHT_PATH_OFF = ["pathlib", "urllib", "ipaddress", "tempfile", "encodings.utf_8_sig"]
@@ -115,11 +115,12 @@ def test_render_and_scan_help_import_no_scan_library(tmp_path: Path) -> None:
     assert code == 0 and [m for m in SCAN if any(n == m or n.startswith(m + ".") for n in modules)] == []
 
 
-WARM_RENDER_OFF = ["tomllib", "json", "printkit.layout.icons", "printkit.layout.pathdata", "segno", "segno.encoder",
+WARM_RENDER_OFF = ["tomllib", "printkit.layout.icons", "printkit.layout.pathdata", "segno", "segno.encoder",
                    "printkit.sheets.mapplan", "printkit.sheets.citytags", "printkit.sheets.layoutcheck",
                    "printkit.sheets.mapsheet"]
 """What a render from the cache does without: the map is kept built (no TOML parser), the layout, the icons'
-symbols, the field JSON and a blank sheet's QR code too (no planner, no SVG path reader, no JSON, no QR encoder)."""
+symbols, the field JSON and a blank sheet's QR code too (no planner, no SVG path reader, no QR encoder). json is
+read: the cache's entries are JSON (never pickles: docs/render.md)."""
 
 
 def test_a_warm_render_parses_no_toml_and_builds_only_the_primitives_dataclasses(tmp_path: Path,
@@ -154,8 +155,9 @@ def test_paths_are_written_as_pathlib_writes_them(tmp_path: Path) -> None:
 def test_score_file_imports_only_what_scoring_uses() -> None:
     code, modules = loaded_after("score", str(ROOT / "tests" / "data" / "games" / "world-chris.toml"))
     assert code == 0 and "printkit.rules.atw" in modules  # the probe did score the game
-    # json only writes records or --json, difflib only suggests a misspelt key; no sheet, no backend
-    off = ["json", "difflib", "encodings.utf_8_sig", "printkit.layout", "printkit.sheets", "printkit.backends",
+    # json reads the built map from the cache (its entries are JSON), difflib only suggests a misspelt key;
+    # no sheet, no backend
+    off = ["difflib", "encodings.utf_8_sig", "printkit.layout", "printkit.sheets", "printkit.backends",
            "reportlab", "PIL", "numpy"]
     assert [m for m in off if any(n == m or n.startswith(m + ".") for n in modules)] == []
 

@@ -20,6 +20,14 @@ from printkit.layout.primitives import Document
 Format = Literal["pdf", "svg", "png"]
 FORMATS: tuple[Format, ...] = ("pdf", "svg", "png")
 Progress = Callable[[int], None]
+SvgText = Literal["path", "font"]
+SVG_TEXTS: tuple[SvgText, ...] = ("path", "font")
+
+
+class Options(NamedTuple):
+    """How a backend draws what its format leaves open."""
+
+    svg_text: SvgText = "path"  # SVG text as glyph outlines (every renderer alike) or <text> with its font embedded
 
 
 class OutputError(PrintkitError):
@@ -48,41 +56,41 @@ def format_for(path: str | os.PathLike[str] | None, fmt: str | None) -> Format:
     )
 
 
-def _pdf_page(document: Document, index: int) -> bytes:
+def _pdf_page(document: Document, index: int, options: Options) -> bytes:
     from printkit.backends.pdf import render_pdf
 
     return render_pdf(document)
 
 
-def _pdf_each(document: Document, progress: Progress | None) -> Iterator[bytes]:
+def _pdf_each(document: Document, progress: Progress | None, options: Options) -> Iterator[bytes]:
     from printkit.backends.pdf import render_pdf
 
     yield render_pdf(document, progress)
 
 
-def _svg_page(document: Document, index: int) -> bytes:
+def _svg_page(document: Document, index: int, options: Options) -> bytes:
     from printkit.backends.svg import render_svg_page
 
-    return render_svg_page(document, index)
+    return render_svg_page(document, index, options.svg_text)
 
 
-def _svg_each(document: Document, progress: Progress | None) -> Iterator[bytes]:
+def _svg_each(document: Document, progress: Progress | None, options: Options) -> Iterator[bytes]:
     from printkit.backends.svg import SvgPack
 
-    pack = SvgPack(document)
+    pack = SvgPack(document, options.svg_text)
     for i in range(len(document.pages)):
         yield pack.page(i)
         if progress is not None:
             progress(1)
 
 
-def _png_page(document: Document, index: int) -> bytes:
+def _png_page(document: Document, index: int, options: Options) -> bytes:
     from printkit.backends.png import render_png_page
 
     return render_png_page(document, index)
 
 
-def _png_each(document: Document, progress: Progress | None) -> Iterator[bytes]:
+def _png_each(document: Document, progress: Progress | None, options: Options) -> Iterator[bytes]:
     from printkit.backends.png import pack_pngs
 
     yield from pack_pngs(document, progress=progress)
@@ -97,8 +105,8 @@ class Writer(NamedTuple):
 
     whole: bool  # one file holds every page (PDF); else one file per page
     steps_per_page: int  # progress steps a page reports
-    page: Callable[[Document, int], bytes]  # output file ``index``'s bytes
-    each: Callable[[Document, Progress | None], Iterator[bytes]]  # every file's bytes, one at a time
+    page: Callable[[Document, int, Options], bytes]  # output file ``index``'s bytes
+    each: Callable[[Document, Progress | None, Options], Iterator[bytes]]  # every file's bytes, one at a time
 
 
 WRITERS: dict[Format, Writer] = {
@@ -114,9 +122,9 @@ def file_count(document: Document, fmt: Format) -> int:
     return 1 if WRITERS[fmt].whole else len(document.pages)
 
 
-def render_page(document: Document, fmt: Format, index: int) -> bytes:
+def render_page(document: Document, fmt: Format, index: int, options: Options = Options()) -> bytes:
     """The bytes of output file ``index`` (the whole PDF when ``fmt`` is pdf)."""
-    return WRITERS[fmt].page(document, index)
+    return WRITERS[fmt].page(document, index, options)
 
 
 def steps(document: Document, fmt: Format) -> int:
@@ -124,14 +132,16 @@ def steps(document: Document, fmt: Format) -> int:
     return WRITERS[fmt].steps_per_page * len(document.pages)
 
 
-def render(document: Document, fmt: Format, progress: Progress | None = None) -> list[bytes]:
+def render(document: Document, fmt: Format, progress: Progress | None = None,
+           options: Options = Options()) -> list[bytes]:
     """Every output file's bytes: one PDF, or one SVG/PNG per page."""
-    return list(render_each(document, fmt, progress))
+    return list(render_each(document, fmt, progress, options))
 
 
-def render_each(document: Document, fmt: Format, progress: Progress | None = None) -> Iterator[bytes]:
+def render_each(document: Document, fmt: Format, progress: Progress | None = None,
+                options: Options = Options()) -> Iterator[bytes]:
     """Every output file's bytes, one file at a time (a pack is never held whole)."""
-    return WRITERS[fmt].each(document, progress)
+    return WRITERS[fmt].each(document, progress, options)
 
 
 def numbered_paths(path: str | os.PathLike[str], count: int) -> list[Path]:
@@ -189,7 +199,8 @@ def _write_pack(target: Path, paths: list[Path], blobs: Iterable[bytes]) -> Writ
 
 
 def write(
-    document: Document, fmt: Format, target: str | os.PathLike[str] | BinaryIO, progress: Progress | None = None
+    document: Document, fmt: Format, target: str | os.PathLike[str] | BinaryIO, progress: Progress | None = None,
+    options: Options = Options(),
 ) -> Written:
     """Write the document to a binary stream or path(s), atomically as a whole; say what was written.
 
@@ -204,7 +215,7 @@ def write(
                 f"{fmt.upper()} gives one file per page and this document has "
                 f"{len(document.pages)} pages; write to a file path instead of a stream"
             )
-        target.write(render(document, fmt, progress)[0])
+        target.write(render(document, fmt, progress, options)[0])
         return Written([], [])
     paths = numbered_paths(target, file_count(document, fmt))
-    return _write_pack(Path(target), paths, render_each(document, fmt, progress))
+    return _write_pack(Path(target), paths, render_each(document, fmt, progress, options))

@@ -4,11 +4,13 @@ Forms go in ``<defs>`` as ``<g id>`` and are placed with ``<use>``; symbols are
 ``<symbol viewBox="0 0 1 1">`` placed with sized ``<use>``. Ids are derived
 from names, so the same document gives the same bytes. svgwrite escapes text.
 
-The page carries its font: a ``<style>`` with one ``@font-face`` per weight
-used, a TrueType subset of the shipped Open Sans (fontTools, imported here
-only) holding exactly the characters the page prints, as a ``data:`` URI.
-The subset keeps no hinting, kerning or ligatures (the PDF applies none) and
-no timestamps, so it is the same bytes for the same text.
+Text (:data:`printkit.backends.SvgText`) is ``path`` by default: glyph outlines
+(:mod:`printkit.backends.glyphs`) every renderer draws alike. ``font`` writes
+editable ``<text>`` and a ``<style>`` with one ``@font-face`` per weight used:
+a TrueType subset of the shipped Open Sans (fontTools) with exactly the
+characters the page prints, as a ``data:`` URI, without hinting, kerning,
+ligatures (the PDF applies none) or timestamps (the same text, the same bytes).
+Renderers that ignore ``@font-face`` (librsvg) draw a fallback font instead.
 """
 
 from __future__ import annotations
@@ -23,6 +25,7 @@ from typing import Any
 
 import svgwrite
 
+from printkit.backends import SvgText, glyphs
 from printkit.layout import fonts
 from printkit.layout.primitives import (
     Cells,
@@ -43,7 +46,8 @@ from printkit.layout.primitives import (
 
 _PLACEHOLDER = "printkit-shared-"  # a <g id> in <defs> replaced by a shared part's XML
 _BODY = "printkit-body"  # a <g id> in a page's frame where its items go
-_SLOT = "\ue000"  # marks where a page's title, font rules and items go in its frame (no font has the character)
+_GLYPHS = "printkit-glyphs"  # a <g id> in a page's <defs> where its glyph outlines go
+_SLOT = "\ue000"  # marks where a page's title, font rules or glyphs, and items go in its frame (no font has it)
 _INK = "#000000"  # in a symbol, black means "the icon's colour" (inherited from <use>)
 
 
@@ -141,10 +145,19 @@ def _fill(text: str, placeholder: str, parts: list[str]) -> str:
 
 
 class _Builder:
-    """Turns primitives into svgwrite elements of one drawing."""
+    """Turns primitives into svgwrite elements of one drawing (or, for glyph runs and grids, into XML directly)."""
 
-    def __init__(self, dwg: svgwrite.Drawing) -> None:
+    def __init__(self, dwg: svgwrite.Drawing, text: SvgText = "font") -> None:
         self.dwg = dwg
+        self.outlines = text == "path"
+
+    def xml(self, item: Item) -> str:
+        """The item's XML (a grid's runs as ``<rect>``, text as glyphs when drawing outlines)."""
+        if isinstance(item, Cells):
+            return cells_xml(item)
+        if isinstance(item, Text) and self.outlines:
+            return glyphs.run_xml(item)
+        return _xml(self.element(item))
 
     def element(self, item: Item) -> Any:
         d = self.dwg
@@ -195,6 +208,15 @@ class _Builder:
                 group.add(self.element(one))
         return group
 
+    def form_xml(self, form: Form) -> str:
+        """The form's ``<g id>`` in ``<defs>``: svgwrite's bytes for text as ``<text>``, else built as a string."""
+        if not self.outlines:
+            return _xml(self.form(form))
+        ident = _escape(_ident("form-", form.name))
+        inner = "".join(self.xml(item) for item in form.items)
+        return f'<g id="{ident}">{inner}</g>' if inner else f'<g id="{ident}" />'
+
+
 
 @lru_cache(maxsize=64)
 def font_subset(weight: FontWeight, chars: str) -> bytes:
@@ -242,6 +264,11 @@ def _css_bytes(used: tuple[tuple[FontWeight, frozenset[str]], ...]) -> bytes:
     return _css(dict(used)).encode("utf-8")
 
 
+@lru_cache(maxsize=64)
+def _glyph_bytes(chars: tuple[tuple[FontWeight, frozenset[str]], ...]) -> bytes:
+    return glyphs.defs_xml(chars).encode("utf-8")
+
+
 def font_css(texts: Iterable[Text]) -> str:
     """``@font-face`` rules embedding the subset of each weight the texts use (empty if none)."""
     return _css(_chars_by_weight(texts))
@@ -285,8 +312,9 @@ class _Uses:
 class SvgPack:
     """The pages of one document as SVG: the forms and symbols pages share are serialised once."""
 
-    def __init__(self, document: Document) -> None:
+    def __init__(self, document: Document, text: SvgText = "path") -> None:
         self.document = document
+        self.text: SvgText = text
         self.forms = {f.name: f for f in document.forms}
         self._dwg = self._drawing()
         self._xml: dict[str, str] = {}  # "form-<name>" / "icon-<name>" -> its serialised <defs> entry
@@ -299,16 +327,17 @@ class SvgPack:
             size=(f"{_n(d.width)}pt", f"{_n(d.height)}pt"), viewBox=f"0 0 {_n(d.width)} {_n(d.height)}",
             profile="full", debug=False,
         )  # fmt: skip
-        dwg.attribs["font-family"] = fonts.FAMILY
-        dwg.attribs["xml:space"] = "preserve"  # double spaces print as in the PDF
+        if self.text == "font":
+            dwg.attribs["font-family"] = fonts.FAMILY
+            dwg.attribs["xml:space"] = "preserve"  # double spaces print as in the PDF
         return dwg
 
     def _key(self, prefix: str, part: Symbol | Form) -> str:
         """The key of a shared part (``icon-<name>`` / ``form-<name>``), serialised on first use."""
         key = prefix + part.name
         if key not in self._xml:
-            b = _Builder(self._dwg)
-            self._xml[key] = _xml(b.symbol(part) if isinstance(part, Symbol) else b.form(part))
+            b = _Builder(self._dwg, self.text)
+            self._xml[key] = _xml(b.symbol(part)) if isinstance(part, Symbol) else b.form_xml(part)
         return key
 
     def _form_uses(self, name: str) -> _Uses:
@@ -317,13 +346,13 @@ class SvgPack:
         return self._uses[name]
 
     def _frame(self, shared: list[str], titled: bool) -> list[bytes]:
-        """A page's bytes around its slots (title, font rules, items): the same for pages sharing the same parts."""
+        """A page's bytes around its slots (title, font rules or glyphs, items): the same for pages sharing parts."""
         key = (tuple(shared), titled)
         if key not in self._frames:
             dwg = self._drawing()
             if titled:
                 dwg.set_desc(title=_SLOT)
-            dwg.defs.add(dwg.style(_SLOT))
+            dwg.defs.add(dwg.style(_SLOT) if self.text == "font" else dwg.g(id=_GLYPHS))
             for n in range(len(shared)):
                 dwg.defs.add(dwg.g(id=f"{_PLACEHOLDER}{n}"))
             dwg.add(dwg.rect((0, 0), ("100%", "100%"), fill="#ffffff"))
@@ -331,22 +360,24 @@ class SvgPack:
             out = io.StringIO()
             dwg.write(out, pretty=False)
             text = _fill(out.getvalue(), _PLACEHOLDER, [self._xml[k] for k in shared])
+            text = text.replace(f'<g id="{_GLYPHS}" />', _SLOT, 1)
             parts = text.replace(f'<g id="{_BODY}" />', _SLOT, 1).split(_SLOT)
             assert len(parts) == 3 + titled, "a shared part holds the slot character"
             self._frames[key] = [part.encode("utf-8") for part in parts[:-1]] + [(parts[-1] + "\n").encode("utf-8")]
         return self._frames[key]
 
     def page(self, index: int) -> bytes:
-        """Page ``index`` as standalone SVG bytes (UTF-8): its frame with its title, font rules and items filled in."""
+        """Page ``index`` as standalone SVG bytes (UTF-8): its frame with its title, font or glyphs and items in."""
         document, page = self.document, self.document.pages[index]
         uses = _Uses.of(list(page.items), self.forms)
         for name in list(uses.forms):
             uses.add(self._form_uses(name))
         shared = [self._key("icon-", sym) for sym in document.symbols if sym.name in uses.icons]
         shared += [self._key("form-", form) for form in document.forms if form.name in uses.forms]
-        b = _Builder(self._dwg)
-        body = "".join(cells_xml(i) if isinstance(i, Cells) else _xml(b.element(i)) for i in page.items)
-        slots = [_css_bytes(tuple(sorted(uses.chars.items()))), body.encode("utf-8")]
+        b = _Builder(self._dwg, self.text)
+        body = "".join(b.xml(i) for i in page.items)
+        chars = tuple(sorted(uses.chars.items()))
+        slots = [_css_bytes(chars) if self.text == "font" else _glyph_bytes(chars), body.encode("utf-8")]
         if document.title:
             title = document.title if not page.label else f"{document.title} - {page.label}"
             slots.insert(0, _escape(title, _TEXT_ENTITIES).encode("utf-8"))
@@ -354,6 +385,6 @@ class SvgPack:
         return b"".join([part for pair in zip(frame, slots) for part in pair] + [frame[-1]])
 
 
-def render_svg_page(document: Document, index: int) -> bytes:
+def render_svg_page(document: Document, index: int, text: SvgText = "path") -> bytes:
     """Page ``index`` of the document as standalone SVG bytes (UTF-8)."""
-    return SvgPack(document).page(index)
+    return SvgPack(document, text).page(index)

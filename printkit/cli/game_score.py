@@ -39,13 +39,15 @@ def game_result(game: Game, path: str) -> tuple[GameScore, str]:
     return registry.score_document(record_doc(game), path, Path(path).parent)
 
 
-def record_in_history(game: Game, result: GameScore, title: str) -> bool | None:
+def record_in_history(game: Game, result: GameScore, title: str) -> bool:
     """Keep a game that has ended in the history, once (keyed by its id): True if recorded now, False if it was there.
 
-    The one place ``score --game`` records a game. This printkit has no
-    history yet, so nothing is kept and the answer is None.
+    The one place ``score --game`` records a game; the explanation kept is the text ``score`` printed.
     """
-    return None
+    from printkit.history import record, scored
+    from printkit.present.score_text import score_text
+
+    return record(game.id, scored(result, score_text(result, title), map=game.map.id, mode=game.mode))
 
 
 def score_game_file(path: str, as_json: bool, prompt: bool) -> None:
@@ -63,9 +65,8 @@ def score_game_file(path: str, as_json: bool, prompt: bool) -> None:
                    "`printkit turns end`.", err=True)
         return
     recorded = record_in_history(game, result, title)
-    if recorded is not None:
-        click.echo(f"Recorded in the history as {game.id}." if recorded else
-                   f"Already in the history as {game.id}; not recorded again.", err=True)
+    click.echo(f"Recorded in the history as {game.id}." if recorded else
+               f"Already in the history as {game.id}; not recorded again.", err=True)
 
 
 def _enter_missing(saved: Saved[Game], game: Game, path: str) -> Game:

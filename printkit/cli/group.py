@@ -51,12 +51,19 @@ def _scan() -> click.Command:
     return scan
 
 
+def _history() -> click.Command:
+    from printkit.cli.history_cmd import history
+
+    return history
+
+
 # the command line's own commands: name -> (its loader, one-line help shown by `printkit --help`)
 CORE: dict[str, tuple[Callable[[], click.Command], str]] = {
     "maps": (_maps, "List, show and validate map files."),
     "render": (_render, "Render map sheets, trackers and score pads."),
     "score": (_score, "Score a finished game and name the winner."),
     "scan": (_scan, "Score photos or scans of filled-in map sheets."),
+    "history": (_history, "List, compare and export the games recorded when scored."),
 }
 COMPANIONS: dict[str, registry.Command] = {command.name: command for command in registry.companion_commands()}
 """The commands the games bring, from the registry, in its order."""

@@ -32,6 +32,7 @@ if TYPE_CHECKING:
     from printkit.render import Check
 
 FORMAT_CHOICES = ("pdf", "svg", "png")
+SVG_TEXT_CHOICES = ("path", "font")  # printkit.backends.SVG_TEXTS (not imported: the CLI starts without backends)
 PAPER_CHOICES = ("a4", "letter")
 PAPER_NAMES = {"a4": "A4", "letter": "Letter"}
 MAX_PLAYERS = 500
@@ -129,11 +130,15 @@ def _progress(total: int) -> AbstractContextManager[Progress | None]:
               help="Also write the first page's geometry (cities, routes, boxes) as JSON (map sheets).")
 @click.option("--fillable", is_flag=True,
               help="PDF map sheets: add a check box over every tick box and a name field, to play on a tablet.")
+@click.option("--svg-text", type=click.Choice(SVG_TEXT_CHOICES, case_sensitive=False),
+              help="SVG: text as glyph outlines that every renderer draws alike (path, the default), or as "
+                   "editable text with its font embedded (font).")
 @click.option("--game", "game_path", metavar="FILE", type=click.Path(dir_okay=False),
               help="Print the pack of this game file (`printkit turns start`): its map, players and mode; "
                    "the QR codes name the game, for `printkit scan --game`.")
 def render(kind: str, subject: str | None, players: int | None, names: str | None, fmt: str | None, paper: str,
-           output: str | None, seed: int, fields_path: str | None, fillable: bool, game_path: str | None) -> None:
+           output: str | None, seed: int, fields_path: str | None, fillable: bool, svg_text: str | None,
+           game_path: str | None) -> None:
     """Render sheet KIND ({kinds}) of MAP to PDF, SVG or PNG.
 
     MAP is a bundled map ({maps}), a map .toml file, or another game
@@ -161,7 +166,7 @@ def render(kind: str, subject: str | None, players: int | None, names: str | Non
         roster = _roster(players, names)
     if len(roster) > PAUSED_PAGES:
         resume_collector()
-    request = Request(kind, subject, roster, paper.lower(), fmt, output, fields_path, fillable, game_id)
+    request = Request(kind, subject, roster, paper.lower(), fmt, output, fields_path, fillable, svg_text, game_id)
     inputs = [subject] if game_path is None else [subject, game_path]
     with _options():
         done = render_sheet(request, check=_check(inputs), stream=sys.stdout.buffer, progress=_progress)

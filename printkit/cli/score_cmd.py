@@ -31,9 +31,11 @@ def _facts() -> dict[str, object]:
     help="After entering marks, save them as a game file (.toml, or .json).",
 )
 @click.option("--prompt", "force_prompt", is_flag=True, help="Ask for the marks even when input is not a terminal.")
+@click.option("--record", is_flag=True, help="Keep the game in the history (printkit history); once per file.")
 @click.option("--game", "game_path", metavar="FILE", type=click.Path(dir_okay=False),
               help="Score the game file of `printkit turns` (marks from `scan --game` or --prompt, finishes from it).")
-def score(gamefile: str | None, as_json: bool, save: str | None, force_prompt: bool, game_path: str | None) -> None:
+def score(gamefile: str | None, as_json: bool, save: str | None, force_prompt: bool, record: bool,
+          game_path: str | None) -> None:
     """Score a finished game: every section, totals, winner(s) and tie-breaks.
 
     GAMEFILE is a TOML or JSON game record (any game: its `game` key picks
@@ -50,6 +52,7 @@ def score(gamefile: str | None, as_json: bool, save: str | None, force_prompt: b
       printkit score chris.toml
       printkit score game.json --json
       printkit score world --save tonight.toml
+      printkit score chris.toml --record
       printkit score --game printkit-game.json
     """
     from printkit import registry
@@ -71,11 +74,16 @@ def score(gamefile: str | None, as_json: bool, save: str | None, force_prompt: b
         if "players" in doc or "cities" not in doc:
             if save:
                 raise click.UsageError("--save is for marks typed in; this game is already a file")
-            show_score(*registry.score_document(doc, str(path), path.parent), as_json=as_json)
+            result, title = registry.score_document(doc, str(path), path.parent)
+            show_score(result, title, as_json=as_json)
+            if record:
+                _record(path, result, title)
             return
         map_value = str(path.resolve())
     else:
         map_value = _map_to_enter(gamefile)
+    if record:
+        raise click.UsageError("--record keeps a game file: --save the marks, then score that file with --record")
     if not (force_prompt or sys.stdin.isatty()):
         raise click.UsageError(
             f"{shown_path(gamefile)} is a map, not a game file: run this in a terminal to type in the marks "
@@ -84,6 +92,19 @@ def score(gamefile: str | None, as_json: bool, save: str | None, force_prompt: b
     if save:
         output_path(save, "'--save'", [gamefile])
     _score_entered(map_value, save, as_json)
+
+
+def _record(path: Path, result: GameScore, title: str) -> None:
+    """Keep a scored standalone file in the history, keyed by a digest of its bytes (a second time: nothing)."""
+    from printkit.history import file_id, record, scored
+    from printkit.loading.text import read_source
+    from printkit.present.score_text import score_text
+
+    game_id = file_id(read_source(path)[0])
+    if record(game_id, scored(result, score_text(result, title))):
+        click.echo(f"Recorded in the history as {game_id}.", err=True)
+    else:
+        click.echo(f"Already in the history as {game_id}; not recorded again.", err=True)
 
 
 def _is_file(path: Path) -> bool:

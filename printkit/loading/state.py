@@ -45,7 +45,7 @@ def read_state(path: str | os.PathLike[str], kind: str, version: str = __version
     if not isinstance(state, dict) or state.get("printkit") != kind:
         raise StateError(f"{p}: not a printkit {kind} state file; it was left untouched")
     fmt = state.get("format")
-    if not isinstance(fmt, int):
+    if type(fmt) is not int:  # a bool is no format number
         raise StateError(f"{p}: state file is corrupt (no format number); it was left untouched")
     if fmt < 1:
         raise StateError(f"{p}: state file is corrupt (format {fmt} was never written by printkit); it was left untouched")
