@@ -9,12 +9,13 @@ from __future__ import annotations
 
 import io
 from collections.abc import Callable, Iterable, Sequence
+from typing import Any
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color, HexColor, toColor
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont
+from reportlab.pdfbase import pdfdoc, pdfmetrics
+from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
@@ -43,12 +44,59 @@ _FONT_NAMES: dict[FontWeight, str] = {"regular": "PrintkitSans", "bold": "Printk
 _INK = "#000000"  # in a symbol, black means "the icon's colour"
 
 
+def subset_tag(face: bytes, codes: Sequence[int]) -> str:
+    """The six capital letters before a subset's ``+``: a digest of the face's name and the characters it holds.
+
+    The PDF reference asks for a tag that differs between subsets of one font
+    (imposing several PDFs in one job must not mix them up); the same face and
+    characters give the same tag, so the bytes stay reproducible.
+    """
+    import hashlib  # here: only a PDF with text needs it
+
+    digest = hashlib.sha256(face + b"\0" + ",".join(map(str, codes)).encode()).digest()
+    return "".join(chr(ord("A") + b % 26) for b in digest[:6])
+
+
+class _TaggedFont(TTFont):  # type: ignore[misc]  # reportlab has no type hints
+    """A TrueType font whose subsets are tagged by their content (:func:`subset_tag`), not all ``AAAAAA+``.
+
+    reportlab names a TTFont's subsets by their number only (subset 0 of every
+    font is ``AAAAAA+``) and has no setting for it; ``addObjects`` (the public
+    method by which a font adds its PDF objects to a document) is written here
+    as reportlab writes it, with the tag the only difference.
+    """
+
+    def addObjects(self, doc: Any) -> None:  # noqa: N802 - reportlab's name
+        """Add one font object per subset (its widths, ToUnicode map and embedded subset) to ``doc``."""
+        state = self.state[doc]
+        state.frozen = 1
+        face = self.face
+        for n, subset in enumerate(state.subsets):
+            internal = self.getSubsetInternalName(n, doc)[1:]
+            base = subset_tag(face.name, subset) + "+" + (face.name + face.subfontNameX).decode("pdfdoc")
+            font = pdfdoc.PDFTrueTypeFont()
+            font.Name = internal
+            font.BaseFont = base
+            font.FirstChar = 0
+            font.LastChar = len(subset) - 1
+            font.Widths = pdfdoc.PDFArray([face.getCharWidth(code) for code in subset])
+            cmap = pdfdoc.PDFStream()
+            cmap.content = makeToUnicodeCMap(base, subset)
+            if doc.compression:
+                cmap.filters = [pdfdoc.PDFZCompress]
+            font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base)
+            font.FontDescriptor = face.addSubsetObjects(doc, base, subset)
+            doc.Reference(font, internal)
+            doc.idToObject["BasicFonts"].dict[internal] = font
+        del self.state[doc]
+
+
 def _register_fonts() -> None:
     """Register the shipped TTFs with reportlab once per process."""
     registered = set(pdfmetrics.getRegisteredFontNames())
     for weight, name in _FONT_NAMES.items():
         if name not in registered:
-            pdfmetrics.registerFont(TTFont(name, str(fonts.font_file(weight))))
+            pdfmetrics.registerFont(_TaggedFont(name, str(fonts.font_file(weight))))
 
 
 _COLORS: dict[str, Color] = {}
@@ -212,23 +260,35 @@ def _draw_cells(painter: _Painter, item: Cells) -> None:
         c.restoreState()
 
 
-FIELD_TEXT = 11.0
-"""Size of a text field's type (the form's standard Helvetica)."""
+FIELD_TEXT = 0
+"""Size of a text field's type: 0, auto-sized (the whole typed text fits the field), in the form's Helvetica.
+
+reportlab puts only the standard 14 fonts in a form's ``/DR`` resources; the
+sheet's Open Sans is embedded as subsets of the characters the page prints,
+which could not show what a player types. See docs/render.md.
+"""
 
 
 def _form_field(c: Canvas, f: FormField, height: float) -> None:
-    """One AcroForm field: a check box (states /Yes and /Off) centred in its box, or a text field."""
+    """One AcroForm field: a check box (states /Yes and /Off) centred in its box, or a text field (auto-sized).
+
+    A form with text fields asks the PDF app to draw them (``/NeedAppearances``):
+    reportlab draws an auto-sized field's value at size 0, and the app sizes it.
+    """
     form = c.acroForm
+    tooltip = f.tooltip or None
     if f.kind == "checkbox":
         size = min(f.w, f.h)
         form.checkbox(name=f.name, x=f.x + (f.w - size) / 2, y=height - f.y - (f.h + size) / 2, size=size,
                       buttonStyle="check", fillColor=None, borderColor=None, borderWidth=0, textColor=None,
-                      fieldFlags="", annotationFlags="print")
+                      fieldFlags="", annotationFlags="print", tooltip=tooltip)
     else:
         form.textfield(name=f.name, value=f.value, x=f.x, y=height - f.y - f.h, width=f.w, height=f.h,
                        fillColor=None, borderColor=None, borderWidth=0, fontName="Helvetica",
                        fontSize=FIELD_TEXT, maxlen=200, fieldFlags="readOnly" if f.hidden else "",
-                       annotationFlags="hidden" if f.hidden else "print")
+                       annotationFlags="hidden" if f.hidden else "print", tooltip=tooltip)
+        if not f.hidden:
+            form.extras["NeedAppearances"] = pdfdoc.PDFtrue
 
 
 def render_pdf(document: Document, progress: Callable[[int], None] | None = None) -> bytes:
