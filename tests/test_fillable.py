@@ -552,7 +552,7 @@ def test_typed_points_are_checked_against_the_scans_own_score(tmp_path: Path) ->
 
 
 def test_a_typed_city_name_matches_ignoring_case_accents_and_spacing() -> None:
-    from printkit.scan.form import typed_start
+    from printkit.scan.typed import typed_start
 
     m = load_map("south-america")
     assert [typed_start(m, t) for t in ("  SAO   paulo ", "São Paulo", "sao-paulo", "Bogotá", "bogota", "", "Sao")] \

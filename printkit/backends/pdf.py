@@ -8,14 +8,14 @@ scaled into place. reportlab's invariant mode makes the bytes reproducible.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterable, Sequence
-from typing import Any
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color, HexColor, toColor
 from reportlab.lib.rl_accel import fp_str
 from reportlab.pdfbase import pdfdoc, pdfmetrics
-from reportlab.pdfbase.ttfonts import TTFont, makeToUnicodeCMap
+from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
 
@@ -44,51 +44,41 @@ _FONT_NAMES: dict[FontWeight, str] = {"regular": "PrintkitSans", "bold": "Printk
 _INK = "#000000"  # in a symbol, black means "the icon's colour"
 
 
-def subset_tag(face: bytes, codes: Sequence[int]) -> str:
-    """The six capital letters before a subset's ``+``: a digest of the face's name and the characters it holds.
+_FACES: dict[FontWeight, bytes] = {"regular": b"OpenSans", "bold": b"OpenSans-Bold"}
+"""The PostScript names of the shipped faces, as a PDF's font dictionaries give them."""
+_SUBSET_NAME = re.compile(rb"/(BaseFont|FontName) /([A-Z]{6})\+([A-Za-z0-9-]+)")
+"""A subset font's name where the file's font dictionaries give it (``/BaseFont /AAAAAA+OpenSans``)."""
 
-    The PDF reference asks for a tag that differs between subsets of one font
-    (imposing several PDFs in one job must not mix them up); the same face and
-    characters give the same tag, so the bytes stay reproducible.
+
+def subset_tag(face: bytes, chars: str, index: int) -> bytes:
+    """The six capital letters before a subset's ``+``: a digest of the face's name, the text it draws, its index.
+
+    The PDF reference asks for a tag that differs between subsets (imposing
+    several PDFs in one job must not mix them up); the same face and text give
+    the same tag, so the bytes stay reproducible.
     """
     import hashlib  # here: only a PDF with text needs it
 
-    digest = hashlib.sha256(face + b"\0" + ",".join(map(str, codes)).encode()).digest()
-    return "".join(chr(ord("A") + b % 26) for b in digest[:6])
+    digest = hashlib.sha256(b"\0".join((face, chars.encode("utf-8"), str(index).encode()))).digest()
+    return bytes(ord("A") + b % 26 for b in digest[:6])
 
 
-class _TaggedFont(TTFont):  # type: ignore[misc]  # reportlab has no type hints
-    """A TrueType font whose subsets are tagged by their content (:func:`subset_tag`), not all ``AAAAAA+``.
+def _tagged(pdf: bytes, document: Document) -> bytes:
+    """``pdf`` with each font subset's numbered tag (reportlab writes ``AAAAAA+`` for every font's first) replaced.
 
-    reportlab names a TTFont's subsets by their number only (subset 0 of every
-    font is ``AAAAAA+``) and has no setting for it; ``addObjects`` (the public
-    method by which a font adds its PDF objects to a document) is written here
-    as reportlab writes it, with the tag the only difference.
+    The new tag has the same length, so every byte offset in the file stays right.
     """
+    items = [*(i for page in document.pages for i in page.items), *(i for f in document.forms for i in f.items)]
+    texts = [item for item in items if isinstance(item, Text)]
+    chars = {_FACES[w]: "".join(sorted({ch for t in texts if t.weight == w for ch in t.text})) for w in _FACES}
+    every = "".join(sorted({ch for t in texts for ch in t.text}))
 
-    def addObjects(self, doc: Any) -> None:  # noqa: N802 - reportlab's name
-        """Add one font object per subset (its widths, ToUnicode map and embedded subset) to ``doc``."""
-        state = self.state[doc]
-        state.frozen = 1
-        face = self.face
-        for n, subset in enumerate(state.subsets):
-            internal = self.getSubsetInternalName(n, doc)[1:]
-            base = subset_tag(face.name, subset) + "+" + (face.name + face.subfontNameX).decode("pdfdoc")
-            font = pdfdoc.PDFTrueTypeFont()
-            font.Name = internal
-            font.BaseFont = base
-            font.FirstChar = 0
-            font.LastChar = len(subset) - 1
-            font.Widths = pdfdoc.PDFArray([face.getCharWidth(code) for code in subset])
-            cmap = pdfdoc.PDFStream()
-            cmap.content = makeToUnicodeCMap(base, subset)
-            if doc.compression:
-                cmap.filters = [pdfdoc.PDFZCompress]
-            font.ToUnicode = doc.Reference(cmap, "toUnicodeCMap:" + base)
-            font.FontDescriptor = face.addSubsetObjects(doc, base, subset)
-            doc.Reference(font, internal)
-            doc.idToObject["BasicFonts"].dict[internal] = font
-        del self.state[doc]
+    def tag(found: re.Match[bytes]) -> bytes:
+        key, number, face = found[1], found[2], found[3]
+        index = sum((ch - ord("A")) * 26**k for k, ch in enumerate(reversed(number)))
+        return b"/%s /%s+%s" % (key, subset_tag(face, chars.get(face, every), index), face)
+
+    return _SUBSET_NAME.sub(tag, pdf)
 
 
 def _register_fonts() -> None:
@@ -96,7 +86,7 @@ def _register_fonts() -> None:
     registered = set(pdfmetrics.getRegisteredFontNames())
     for weight, name in _FONT_NAMES.items():
         if name not in registered:
-            pdfmetrics.registerFont(_TaggedFont(name, str(fonts.font_file(weight))))
+            pdfmetrics.registerFont(TTFont(name, str(fonts.font_file(weight))))
 
 
 _COLORS: dict[str, Color] = {}
@@ -330,4 +320,4 @@ def render_pdf(document: Document, progress: Callable[[int], None] | None = None
         if progress is not None:
             progress(1)
     c.save()
-    return buf.getvalue()
+    return _tagged(buf.getvalue(), document)

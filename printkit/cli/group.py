@@ -129,6 +129,29 @@ def is_stdout_error(exc: OSError) -> bool:
     return exc.filename is None and exc.errno in STDOUT_ERRNOS
 
 
+def file_failed(exc: OSError) -> NoReturn:
+    """A file the system refused that no command foresaw (``Error: <file>: <reason>``, exit 1): never a traceback."""
+    from printkit.cli.common import shown_path
+
+    name = exc.filename
+    where = shown_path(os.fsdecode(name)) if isinstance(name, (str, bytes)) else repr(name)
+    click.echo(f"Error: {where}: {exc.strerror or exc}", err=True)
+    raise SystemExit(1) from None
+
+
+INTERRUPTED = {"SIGINT": 130, "SIGTERM": 143}  # 128 + the signal's number, as a shell reports a killed command
+
+
+def interrupted(exc: KeyboardInterrupt) -> NoReturn:
+    """Ctrl-C or ``kill`` (see :func:`printkit.cli.main`): ``Error: interrupted``, exit 130 or 143.
+
+    The command's files are already cleaned up: every write removes its temp
+    files as the interruption passes through it.
+    """
+    click.echo("Error: interrupted", err=True)
+    raise SystemExit(INTERRUPTED[getattr(exc, "signal_name", "SIGINT")]) from None
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are imported only when used, and whose errors are reported in one place."""
 
@@ -143,9 +166,13 @@ class LazyGroup(click.Group):
         except click.ClickException as exc:
             raise clipped(exc) from None
         except OSError as exc:
-            if not is_stdout_error(exc):
+            if is_stdout_error(exc):
+                stdout_failed(exc)
+            if exc.filename is None:
                 raise
-            stdout_failed(exc)
+            file_failed(exc)
+        except KeyboardInterrupt as exc:
+            interrupted(exc)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
@@ -161,8 +188,11 @@ class LazyGroup(click.Group):
             click.echo("Error: standard output is closed; printkit prints its results there "
                        "(redirect it to a file or to /dev/null instead)", err=True)
             raise SystemExit(1)
+        from printkit.cli.streams import escaping
+
         try:
-            return super().main(*args, **kwargs)
+            with escaping():
+                return super().main(*args, **kwargs)
         except OSError as exc:
             if not is_stdout_error(exc):
                 raise

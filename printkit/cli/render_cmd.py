@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -21,6 +22,7 @@ from printkit.cli.common import (
     not_an_input,
     output_path,
     printable_names,
+    shown_path,
 )
 from printkit.model.names import shorten
 from printkit.model.words import plural
@@ -76,12 +78,20 @@ def _options() -> Iterator[None]:
             raise click.BadParameter(exc.detail, param_hint=exc.option) from None
 
 
-def _check(inputs: list[str]) -> Check:
-    """Every file a render writes is vetted as every writing option's is: its folder exists, it is not an input."""
+def _check(inputs: list[str], fields: str | None) -> Check:
+    """Every file a render writes is vetted as every writing option's is: its folder exists, it is not an input
+    (the map, a game file), and no sheet is the ``--fields`` file (one output never replaces another)."""
     from printkit.render import Check
 
     def outputs(paths: Sequence[Path], option: str) -> None:
         not_an_input(paths, inputs, option)
+        folder = paths[0].parent if paths else None
+        if folder is not None and folder.exists() and not folder.is_dir():
+            raise click.BadParameter(f"{shown_path(folder)} is a file, not a folder: give -o PATH", param_hint=option)
+        clash = next((p for p in paths if fields is not None and _one_target(p, fields)), None)
+        if clash is not None:
+            raise click.BadParameter(f"{shown_path(clash)} is also the '--fields' file; one would replace the other: "
+                                     "give them different names", param_hint=option)
 
     return Check(lambda path, option: output_path(path, option, inputs), outputs)
 
@@ -100,9 +110,21 @@ def _game_pack(kind: str, subject: str | None, players: int | None, names: str |
     return game.map.source, list(game.players), game.id
 
 
+def _one_target(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two output paths name one file: the same path, or (where both exist) the same file."""
+    if os.path.abspath(a) == os.path.abspath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
 @contextlib.contextmanager
 def _bar(total: int) -> Iterator[Progress]:
-    with click.progressbar(length=total, label="Rendering", file=sys.stderr) as bar:
+    from printkit.cli.streams import raw
+
+    with click.progressbar(length=total, label="Rendering", file=raw(sys.stderr)) as bar:
         yield bar.update
 
 
@@ -169,7 +191,7 @@ def render(kind: str, subject: str | None, players: int | None, names: str | Non
     request = Request(kind, subject, roster, paper.lower(), fmt, output, fields_path, fillable, svg_text, game_id)
     inputs = [subject] if game_path is None else [subject, game_path]
     with _options():
-        done = render_sheet(request, check=_check(inputs), stream=sys.stdout.buffer, progress=_progress)
+        done = render_sheet(request, check=_check(inputs, fields_path), stream=sys.stdout.buffer, progress=_progress)
     if output == STREAM:
         return
     paths, pages = done.paths, done.pages

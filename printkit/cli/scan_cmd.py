@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 UNSURE_EXIT = 3
 """Exit status when every page was read but some reads are unsure (and --accept was not given)."""
-INSTALL_HINT = 'printkit scan needs OpenCV, numpy, zxing-cpp and pypdf: pip install "printkit[scan]"'
+INSTALL_HINT = 'printkit scan needs OpenCV, numpy, zxing-cpp and pypdf: pip install "printkit-travel[scan]"'
 
 
 class ScanUnavailable(PrintkitError):

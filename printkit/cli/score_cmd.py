@@ -11,7 +11,7 @@ import click
 
 from printkit.cli.common import PATH_SHOWN, FactsCommand, Whole, bundled_map_ids, output_path, show_score, shown_path
 from printkit.errors import PrintkitError
-from printkit.model.names import shorten, shown
+from printkit.model.names import shorten, shown, typed
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap, Mode
@@ -84,6 +84,9 @@ def score(gamefile: str | None, as_json: bool, save: str | None, force_prompt: b
         map_value = _map_to_enter(gamefile)
     if record:
         raise click.UsageError("--record keeps a game file: --save the marks, then score that file with --record")
+    if sys.stdin is None or sys.stdin.closed:
+        raise click.UsageError(f"standard input is closed; typing in the marks of {shown_path(gamefile)} reads them "
+                               "there: run this in a terminal, or give a game file")
     if not (force_prompt or sys.stdin.isatty()):
         raise click.UsageError(
             f"{shown_path(gamefile)} is a map, not a game file: run this in a terminal to type in the marks "
@@ -174,15 +177,23 @@ def _ask(text: str, expected: str, type: click.ParamType[Any, Any] | None = None
 
     try:
         return click.prompt(text, type=type, value_proc=checked, **kwargs)
-    except click.Abort:
+    except click.Abort as exc:
+        _interrupted(exc)
         raise _ended(text, expected) from None
+
+
+def _interrupted(exc: click.Abort) -> None:
+    """Ctrl-C at a question is an interruption (the group's ``Error: interrupted``), not the end of the input."""
+    if isinstance(exc.__context__, KeyboardInterrupt):
+        raise exc.__context__ from None
 
 
 def _confirm(text: str) -> bool:
     """``click.confirm`` (default no), with the same end-of-input message as :func:`_ask`."""
     try:
         return click.confirm(text, default=False)
-    except click.Abort:
+    except click.Abort as exc:
+        _interrupted(exc)
         raise _ended(text, "y or n") from None
 
 
@@ -202,7 +213,7 @@ def _ask_names(m: GameMap, mode: str) -> list[str]:
 
     while True:
         raw = _ask("Player names, comma-separated" if mode != "solo" else "Player name", "player names")
-        names = [n.strip() for n in str(raw).split(",") if n.strip()]
+        names = [n.strip() for n in typed(str(raw)).split(",") if n.strip()]
         problem = players_count_problem(m, cast("Mode", mode), len(names))
         problem = next((p for p in map(name_problem, names) if p), None) or duplicate_problem(names) or problem
         if problem is None:

@@ -25,6 +25,7 @@ from printkit.cli.common import (
 from printkit.cli.state import Companion, Saved, force_option
 from printkit.model.names import shorten
 from printkit.rules import turns as rules
+from printkit.rules.gamefile import new_id
 from printkit.rules.turns import Game, TurnRangeError, UnknownPlayerError, rating_bands, speed_bonus
 
 if TYPE_CHECKING:
@@ -134,7 +135,7 @@ def start(map_name: str, players: str | None, mode: str | None, navigator: str |
     source = os.path.abspath(map_name) if map_name.lower().endswith(".toml") else game_map.id
     info = rules.map_info(game_map, source)
     seed = seed_or_random(seed)
-    game = Game(info, checked, seed, mode=chosen, id=rules.new_id())
+    game = Game(info, checked, seed, mode=chosen, id=new_id())
     if navigator is not None:
         if game.navigator is None:
             raise click.BadParameter("only a multiplayer game has a Navigator", param_hint="'--navigator'")

@@ -19,6 +19,20 @@ if TYPE_CHECKING:
     from printkit.rules.turns import Game
 
 SOURCES = ("scan", "typed")
+ID_LENGTH = 12
+"""A game's id: this many lowercase hex digits (``new_id``), printed in its sheets' QR codes."""
+
+
+def new_id() -> str:
+    """A fresh game id from the system's random source."""
+    import secrets
+
+    return secrets.token_hex(ID_LENGTH // 2)
+
+
+def valid_id(value: object) -> bool:
+    """Whether ``value`` is a game id: :data:`ID_LENGTH` lowercase hex digits."""
+    return isinstance(value, str) and len(value) == ID_LENGTH and all(c in "0123456789abcdef" for c in value)
 
 
 class Marks(NamedTuple):

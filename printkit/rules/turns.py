@@ -13,9 +13,10 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from printkit.errors import InputError, RuleError, corrupt_state
 from printkit.model.dice import Dice
-from printkit.model.names import duplicate_problem, name_problem, plain
+from printkit.model.limits import LARGEST, MAX_SEED
+from printkit.model.names import duplicate_problem, is_id, name_problem, plain
 from printkit.rules.dice import Roll, turn_roll
-from printkit.rules.gamefile import Marks, Unsure, marks_from_state, marks_to_state
+from printkit.rules.gamefile import ID_LENGTH, Marks, Unsure, marks_from_state, marks_to_state, valid_id
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap
@@ -300,22 +301,6 @@ def migrate(doc: dict[str, Any], fmt: int, source: str) -> dict[str, Any]:
             "marks": {}, "unsure": []}
 
 
-ID_LENGTH = 12
-"""A game's id: this many lowercase hex digits (``new_id``), printed in its sheets' QR codes."""
-
-
-def new_id() -> str:
-    """A fresh game id from the system's random source."""
-    import secrets
-
-    return secrets.token_hex(ID_LENGTH // 2)
-
-
-def valid_id(value: object) -> bool:
-    """Whether ``value`` is a game id: :data:`ID_LENGTH` lowercase hex digits."""
-    return isinstance(value, str) and len(value) == ID_LENGTH and all(c in "0123456789abcdef" for c in value)
-
-
 def from_state(doc: dict[str, Any], source: str, dice: Dice) -> Game:
     """Rebuild a game from its saved form, rolling with ``dice``; StateError naming the bad field if corrupt."""
     info = _map_from_state(doc.get("map"), source, dice)
@@ -327,8 +312,8 @@ def from_state(doc: dict[str, Any], source: str, dice: Dice) -> Game:
     except InputError as exc:
         raise corrupt_state(source, "players", f"valid names, but {exc.detail}") from None
     seed = doc.get("seed")
-    if not _is_int(seed):
-        raise corrupt_state(source, "seed", "a whole number")
+    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+        raise corrupt_state(source, "seed", f"a whole number from 0 to {MAX_SEED}")
     if not valid_id(doc.get("id")):
         raise corrupt_state(source, "id", f"a game id of {ID_LENGTH} hex digits")
     mode = doc.get("mode")
@@ -356,10 +341,13 @@ def _map_from_state(m: object, source: str, dice: Dice) -> MapInfo:
         raise corrupt_state(source, "map.ratings", "a list")
     ratings: list[tuple[int, str]] = []
     for i, r in enumerate(ratings_raw):
-        if not (isinstance(r, dict) and _is_int(r.get("min_points")) and plain(r.get("title"))):
-            raise corrupt_state(source, f"map.ratings[{i}]", "min_points and title")
+        if not (isinstance(r, dict) and _is_int(r.get("min_points")) and 0 <= r["min_points"] <= LARGEST
+                and plain(r.get("title"))):
+            raise corrupt_state(source, f"map.ratings[{i}]", f"min_points 0-{LARGEST} and title")
         ratings.append((r["min_points"], r["title"]))
-    for key in ("id", "name", "source"):
+    if not is_id(m.get("id")):
+        raise corrupt_state(source, "map.id", "a map id (lowercase words joined by hyphens)")
+    for key in ("name", "source"):
         if not plain(m.get(key)):
             raise corrupt_state(source, f"map.{key}", "a string of plain text")
     for key in ("turns", "end_cities_per_region"):

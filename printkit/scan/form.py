@@ -21,10 +21,9 @@ from typing import TYPE_CHECKING, Any
 from printkit.scan.images import PageSource, ScanError, shown_file
 from printkit.scan.read import ROUTE_REACH, Read
 from printkit.scan.sheet import SheetRead, check_layout, load_sheet_map, read_ink
+from printkit.scan.typed import ring, start_doubts, typed_points, typed_start
 
 if TYPE_CHECKING:
-    from printkit.model.maps import GameMap
-    from printkit.rules.report import GameScore, PlayerScore
     from printkit.scan.images import Image
     from printkit.scan.locate import Identity
     from printkit.sheets.fields import Fields
@@ -299,79 +298,6 @@ def _typed(widgets: dict[str, Any], name: str) -> str:
     return str(_inherited(w, "/V") or "").strip() if w is not None else ""
 
 
-def folded(text: str) -> str:
-    """``text`` compared ignoring case, accents and spacing: ``"  são  PAULO"`` and ``"Sao Paulo"`` alike."""
-    import unicodedata
-
-    plain = "".join(ch for ch in unicodedata.normalize("NFKD", text) if not unicodedata.combining(ch))
-    return " ".join(plain.casefold().replace("-", " ").split())
-
-
-def typed_start(m: GameMap, typed: str) -> str | None:
-    """The id of the city whose name (or id) is ``typed``, ignoring case and accents; None if none is."""
-    want = folded(typed)
-    return next((c.id for c in m.cities if want in (folded(c.name), folded(c.id))), None) if want else None
-
-
-def ring(fields: Fields, city_id: str) -> Stroke:
-    """A pen ring round the city's circle, as a start star is drawn: what a typed start city reads as."""
-    c = fields.city(city_id)
-    (cx, cy), r = c.center, c.radius + 4.5
-    return [(cx + r * math.cos(k * math.pi / 12), cy + r * math.sin(k * math.pi / 12)) for k in range(25)]
-
-
-def _start_doubts(sheet: SheetRead, typed: str, city: str | None, starred: list[str]) -> None:
-    """A typed start city that is no city of the map, or that another drawn star disagrees with, is unsure."""
-    names = {c.id: c.name for c in sheet.m.cities}
-    if typed and city is None:
-        sheet.doubt("start", 0.0, f"start: the typed city {typed!r} is no city of {sheet.m.name}; check it")
-    elif city is not None and any(c != city for c in starred):
-        drawn = ", ".join(names[c] for c in starred)
-        sheet.doubt("start", 0.3, f"start: {names[city]} typed, but the star is drawn at {drawn}")
-
-
-def typed_points(widgets: dict[str, Any], prefix: str, fields: Fields, sheet: SheetRead) -> dict[str, int]:
-    """The points typed in the write-in boxes (``score.collect``, ``total``...), by box id; a non-number is unsure."""
-    from printkit.sheets.fillable import write_ins
-
-    points: dict[str, int] = {}
-    for box_id, _ in write_ins(fields):
-        value = _typed(widgets, prefix + box_id)
-        if not value:
-            continue
-        try:
-            points[box_id] = int(value)
-        except ValueError:
-            sheet.doubt(box_id, 0.0, f"{box_id}: the typed {value!r} is not a number of points")
-    return points
-
-
-def check_typed_points(sheet: SheetRead, player: PlayerScore) -> None:
-    """Each typed score box must say what the scan scores the sheet: a disagreement is unsure, naming both numbers.
-
-    Explore boxes (one per Explore section on the sheet) are checked together,
-    as the score's one Explore section, when every one of them is typed.
-    """
-    typed = sheet.typed
-    sections = {s.key: s.points for s in player.sections}
-    explore = [f"score.{t.id}" for t in sheet.m.explore]
-    checks = [(f"score.{key}", typed.get(f"score.{key}"), sections.get(key)) for key in ("collect", "regions",
-                                                                                         "iconic", "speed")]
-    if all(b in typed for b in explore):
-        checks.append((" + ".join(explore), sum(typed[b] for b in explore), sections.get("explore")))
-    checks.append(("total", typed.get("total"), player.total))
-    for box, written, scored in checks:
-        if written is not None and scored is not None and written != scored:
-            sheet.doubt(box, 0.3, f"{box}: {written} typed, but the sheet's marks score {scored}")
-
-
-def check_typed(sheets: list[SheetRead], score: GameScore) -> None:
-    """Every sheet's typed points checked against its player's score (sheets and players in one order)."""
-    for sheet, player in zip(sheets, score.players):
-        if sheet.typed:
-            check_typed_points(sheet, player)
-
-
 def read_page(page: Any, pdf: bytes, index: int, where: PageSource) -> SheetRead:
     """One filled form page read through the scan's readers; a ScanError naming ``where`` if it cannot be.
 
@@ -399,8 +325,8 @@ def read_page(page: Any, pdf: bytes, index: int, where: PageSource) -> SheetRead
     for b in ticked:
         sheet.boxes[b] = Read(b, True, 1.0, 1.0)
     _strays(sheet, fields, found)
-    _start_doubts(sheet, typed, city, starred)
-    sheet.typed = typed_points(widgets, prefix, fields, sheet)
+    start_doubts(sheet, typed, city, starred)
+    sheet.typed = typed_points(lambda name: _typed(widgets, name), prefix, fields, sheet)
     return sheet
 
 

@@ -138,7 +138,7 @@ def scan_game(sheets: list[SheetRead], mode: str | None = None) -> ScannedGame:
         doc["mode"] = mode
     score, title = registry.score_document(doc, "scanned sheets", Path("."))
     if any(s.typed for s in sheets):  # a fillable PDF's typed points must agree with the score
-        from printkit.scan.form import check_typed
+        from printkit.scan.typed import check_typed
 
         check_typed(sheets, score)
     unsure = tuple((p["name"], u) for s, p in zip(sheets, players) for u in s.uncertain)
