@@ -155,7 +155,8 @@ def start(map_name: str, players: str | None, mode: str | None, navigator: str |
         return
     click.echo(f"The game ends when a player has {info.end_condition()}: that turn is played out "
                "(`printkit turns finish NAME`).")
-    click.echo(f"Turn 1's Navigator is {game.navigator}: `printkit turns next`. Saved in {shorten(state_path, PATH_SHOWN)}.")
+    click.echo(f"Turn 1's Navigator is {game.navigator}: `printkit turns next`.")
+    click.echo(f"Saved in {shorten(state_path, PATH_SHOWN)}.")  # a line of its own: a path is not a name
 
 
 def _mode(game_map: GameMap, mode: str | None, players: tuple[str, ...]) -> str:
