@@ -24,7 +24,7 @@ import click
 
 from printkit import __version__, registry
 from printkit.cli import COLLECTED, resume_collector
-from printkit.errors import PrintkitError
+from printkit.errors import PrintkitError, PrintkitWarning
 
 
 def _maps() -> click.Command:
@@ -152,6 +152,26 @@ def interrupted(exc: KeyboardInterrupt) -> NoReturn:
     raise SystemExit(INTERRUPTED[getattr(exc, "signal_name", "SIGINT")]) from None
 
 
+def show_notices() -> None:
+    """Print printkit's own warnings (a cache folder not used, ...) as one ``Warning: ...`` line each on stderr.
+
+    Replacing ``warnings.showwarning`` is the documented way to show warnings
+    otherwise; any other package's warning is shown as Python would.
+    """
+    import warnings
+
+    plain = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        if issubclass(category, PrintkitWarning):
+            click.echo(f"Warning: {message}", err=True)
+        else:
+            plain(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are imported only when used, and whose errors are reported in one place."""
 
@@ -190,6 +210,7 @@ class LazyGroup(click.Group):
             raise SystemExit(1)
         from printkit.cli.streams import escaping
 
+        show_notices()
         try:
             with escaping():
                 return super().main(*args, **kwargs)

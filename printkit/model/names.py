@@ -74,9 +74,11 @@ def plain(text: object) -> bool:
 
 
 def printable(text: str, limit: int = 200) -> str:
-    """``text`` safe for a terminal: unprintable characters as ``\\uXXXX``, shortened to ``limit``."""
+    """``text`` on one line, safe for a terminal: every unprintable character escaped (``\\x1b``, ``\\n``
+    as ``\\x0a``) as :func:`escaped` writes it, shortened to ``limit``."""
+    text = typed(text)
     if any(map(_unprintable, text)):
-        text = "".join(f"\\u{ord(ch):04x}" if _unprintable(ch) else ch for ch in text)
+        text = "".join(_escape(ch) if _unprintable(ch) else ch for ch in text)
     return shorten(text, limit)
 
 
