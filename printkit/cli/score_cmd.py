@@ -58,15 +58,9 @@ def score(gamefile: str | None, as_json: bool, save: str | None, force_prompt: b
     from printkit import registry
     from printkit.loading.records import load_record
 
-    if game_path is not None:
-        from printkit.cli.game_score import score_game_file
-
-        if gamefile is not None or save is not None:
-            raise click.UsageError("--game scores the game file alone: leave out GAMEFILE|MAP and --save")
-        score_game_file(game_path, as_json, force_prompt)
+    if game_path is not None or gamefile is None:
+        _score_game(game_path, gamefile, save, as_json, force_prompt)
         return
-    if gamefile is None:
-        raise click.UsageError("Missing argument 'GAMEFILE|MAP' (or give --game FILE).")
 
     path = Path(gamefile)
     if _is_file(path):
@@ -95,6 +89,17 @@ def score(gamefile: str | None, as_json: bool, save: str | None, force_prompt: b
     if save:
         output_path(save, "'--save'", [gamefile])
     _score_entered(map_value, save, as_json)
+
+
+def _score_game(game_path: str | None, gamefile: str | None, save: str | None, as_json: bool, prompt: bool) -> None:
+    """``--game FILE``: the game file of `printkit turns` scored alone (a usage error beside GAMEFILE or --save)."""
+    from printkit.cli.game_score import score_game_file
+
+    if game_path is None:
+        raise click.UsageError("Missing argument 'GAMEFILE|MAP' (or give --game FILE).")
+    if gamefile is not None or save is not None:
+        raise click.UsageError("--game scores the game file alone: leave out GAMEFILE|MAP and --save")
+    score_game_file(game_path, as_json, prompt)
 
 
 def _record(path: Path, result: GameScore, title: str) -> None:
