@@ -11,7 +11,9 @@ from printkit.scan.sheet import SheetRead, Uncertain, player_table
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap
+    from printkit.rules.gamefile import Marks, Unsure
     from printkit.rules.report import GameScore
+    from printkit.rules.turns import Game
 
 
 @dataclass(frozen=True)
@@ -141,3 +143,45 @@ def scan_game(sheets: list[SheetRead], mode: str | None = None) -> ScannedGame:
         check_typed(sheets, score)
     unsure = tuple((p["name"], u) for s, p in zip(sheets, players) for u in s.uncertain)
     return ScannedGame(doc, score, title, unsure)
+
+
+def _game_sheet(s: SheetRead, game: Game) -> str:
+    """The player of this game whose sheet ``s`` is; a ScanError for a sheet of another game, map or player."""
+    from printkit.rules.turns import UnknownPlayerError
+
+    where = s.source
+    if s.ident.game != game.id:
+        what = f"of another game ({s.ident.game})" if s.ident.game else "not printed for a game"
+        raise ScanError(f"{where}: the sheet is {what}, not of game {game.id}: print this game's sheets with "
+                        "`printkit render map --game FILE`; nothing was attached")
+    if s.m.id != game.map.id:
+        raise ScanError(f"{where}: the sheet is of map {s.m.id}, the game is on {game.map.id}; nothing was attached")
+    try:
+        return game.player(s.ident.name)
+    except UnknownPlayerError as exc:
+        raise ScanError(f"{where}: {exc}; nothing was attached") from None
+
+
+def game_reads(sheets: list[SheetRead], game: Game) -> list[tuple[str, Marks, list[Unsure]]]:
+    """Each sheet as its player's marks in ``game``, with the unsure reads (the tracker's finish turns checked).
+
+    Every sheet is checked before any is returned: one of another game, map
+    or player is a ScanError and nothing is attached.
+    """
+    from printkit.rules.gamefile import Marks, Unsure, finish_check
+
+    owners = [_game_sheet(s, game) for s in sheets]
+    twice = next((who for who in owners if owners.count(who) > 1), None)
+    if twice is not None:
+        raise ScanError(f"two sheets of {twice} are given: scan each player's sheet once; nothing was attached")
+    m = sheets[0].m
+    out: list[tuple[str, Marks, list[Unsure]]] = []
+    for s, who in zip(sheets, owners):
+        _cross_check(s, m)
+        table = player_table(s, who, **_extras(s, m, game.mode))
+        turn_unsure = any(u.field == "finished_turn" for u in s.uncertain)
+        table, disagree = finish_check(game, who, table, turn_unsure)
+        kept = [u for u in s.uncertain if not (u.field == "finished_turn" and who in game.finished)]
+        unsure = [Unsure(who, u.field, u.confidence, u.message) for u in kept] + disagree
+        out.append((who, Marks("scan", table), unsure))
+    return out
