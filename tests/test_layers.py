@@ -51,7 +51,8 @@ ALLOWED: dict[str, set[str]] = {
                       "printkit.resources", "printkit.registry"},
     "printkit.history": {"printkit.model", "printkit.rules", "printkit.files", "printkit.cache"},
     "printkit.party": {"printkit.model", "printkit.loading", "printkit.rules", "printkit.files",
-                       "printkit.resources", "printkit.registry", "printkit.scan"},
+                       "printkit.resources", "printkit.present", "printkit.registry", "printkit.scan",
+                       "printkit.history"},
 }
 SHELL = {"printkit.cli", "printkit.__main__"}  # the command line and ``python -m printkit``: may import everything
 for _shell in SHELL:

@@ -113,7 +113,7 @@ def test_kill_9_and_a_restart_resume_the_game_exactly(tmp_path: Path) -> None:
     from printkit.party.game import Table
 
     game = str(tmp_path / "game.json")
-    child, links = _start("--game", game, "--map", "world", "--players", "Ann,Bo,Cy", "--seed", "11")
+    child, links = _start("--game", game, "--map", "world", "--players", "Ann,Bo,Cy", "--mode", "party", "--seed", "11")
     try:
         host = re.fullmatch(r"http://127\.0\.0\.1:(\d+)/host\?key=([\w-]{32})", links["Host screen"])
         assert host and re.fullmatch(rf"http://127\.0\.0\.1:{host[1]}/join", links["Players join"])

@@ -30,10 +30,13 @@ def _start(game: str, map_name: str | None, players: str | None, mode: str | Non
     from printkit.cli.common import checked_players, load_map_param, not_an_input, seed_or_random
     from printkit.party.game import start_game
 
+    import os
+
     names = checked_players(players, ["Player 1"])
-    chosen = mode or ("solo" if len(names) == 1 else "party")
-    not_an_input([game], [map_name or "world"], "'--game'")
-    start_game(game, load_map_param(map_name or "world"), names, chosen, seed_or_random(seed))
+    name = map_name or "world"
+    not_an_input([game], [name], "'--game'")
+    source = os.path.abspath(name) if name.lower().endswith(".toml") else ""
+    start_game(game, load_map_param(name), names, mode, seed_or_random(seed), source)
 
 
 @click.command(name="party")
@@ -42,7 +45,8 @@ def _start(game: str, map_name: str | None, players: str | None, mode: str | Non
 @click.option("--map", "map_name", default=None, help="Start a new game on this map (id or .toml file).")
 @click.option("--players", default=None, help="Start a new game with these comma-separated names.")
 @click.option("--mode", type=click.Choice(["party", "solo", "multiplayer"]), default=None,
-              help="The new game's mode (default: solo for one player, else party).")
+              help="The new game's mode (default as `printkit turns start`: solo for one player, multiplayer up "
+                   "to the map's limit, party above it).")
 @click.option("--seed", type=SEED, default=None, help="Seed for the new game's dice (default: random).")
 @click.option("--port", type=click.IntRange(0, 65535), default=8765, show_default=True, help="The port to serve on.")
 @click.option("--lan", is_flag=True, help="Also listen on this machine's network address, so phones can join.")

@@ -25,7 +25,7 @@ from printkit.rules import turns as rules
 from printkit.rules.turns import Game
 
 if TYPE_CHECKING:
-    from printkit.model.maps import GameMap
+    from printkit.model.maps import GameMap, Mode
 
 T = TypeVar("T")
 SIDE_KIND = "party"
@@ -35,20 +35,14 @@ KEY_BYTES = 24
 MISSING = "no game has been started here; start one with `printkit party --map world --players \"Ann,Bo\"`"
 
 
-class Sheet(NamedTuple):
-    """A player's photographed sheet: what was read (as ``scan --json`` gives it) and the total that counts."""
-
-    read: dict[str, Any]
-    total: int | None = None
-    """The confirmed (or corrected) total; None while the player has not confirmed the read."""
-
-
 class Side(NamedTuple):
-    """The server's own facts about a game: host key, players' token digests, their sheets."""
+    """The server's own facts about a game: host key, players' token digests, sheets read but not yet counted
+    (``{"read", "table", "unsure"}`` each), and totals a player corrected."""
 
     host_key: str
     tokens: dict[str, str]
-    sheets: dict[str, Sheet]
+    pending: dict[str, dict[str, Any]]
+    corrected: dict[str, int]
 
 
 def digest(token: str) -> str:
@@ -57,41 +51,52 @@ def digest(token: str) -> str:
 
 
 def _side_to_state(side: Side) -> dict[str, Any]:
-    sheets = {who: {"read": s.read, "total": s.total} for who, s in side.sheets.items()}
-    return {"host_key": side.host_key, "tokens": dict(side.tokens), "sheets": sheets}
+    return {"host_key": side.host_key, "tokens": dict(side.tokens), "pending": dict(side.pending),
+            "corrected": dict(side.corrected)}
 
 
 def _side_from_state(doc: dict[str, Any], source: str, players: tuple[str, ...]) -> Side:
-    key, tokens, sheets = doc.get("host_key"), doc.get("tokens"), doc.get("sheets")
-    bad = not isinstance(key, str) or len(key) < 22 or not isinstance(tokens, dict) or not isinstance(sheets, dict)
-    bad = bad or not all(p in players and isinstance(t, str) for p, t in (tokens or {}).items())
-    bad = bad or not all(p in players and isinstance(s, dict) and isinstance(s.get("read"), dict)
-                         and (s.get("total") is None or type(s.get("total")) is int) for p, s in (sheets or {}).items())
-    if bad:
+    key, tokens, pending, corrected = (doc.get(k) for k in ("host_key", "tokens", "pending", "corrected"))
+    good = (isinstance(key, str) and len(key) >= 22 and isinstance(tokens, dict) and isinstance(pending, dict)
+            and isinstance(corrected, dict)
+            and all(p in players and isinstance(t, str) for p, t in tokens.items())
+            and all(p in players and isinstance(r, dict) and {"read", "table", "unsure"} <= set(r)
+                    for p, r in pending.items())
+            and all(p in players and type(t) is int for p, t in corrected.items()))
+    if not good:
         raise StateError(f"{source}: the party file is corrupt; it was left untouched (delete it to start afresh)")
-    assert isinstance(key, str) and isinstance(tokens, dict) and isinstance(sheets, dict)
-    return Side(key, dict(tokens), {p: Sheet(s["read"], s.get("total")) for p, s in sheets.items()})
+    assert isinstance(key, str) and isinstance(tokens, dict) and isinstance(pending, dict)
+    assert isinstance(corrected, dict)
+    return Side(key, dict(tokens), dict(pending), dict(corrected))
 
 
 def game_file() -> StateFile[Game]:
     """The turns game file's schema, as ``printkit turns`` reads and writes it."""
     from printkit.loading.dice import load_dice
 
-    return StateFile(rules.STATE_KIND, rules.to_state, lambda doc, source: rules.from_state(doc, source, load_dice()))
+    return StateFile(rules.STATE_KIND, rules.to_state, lambda doc, source: rules.from_state(doc, source, load_dice()),
+                     rules.STATE_FORMAT, rules.migrate)
 
 
-def start_game(path: str, game_map: GameMap, players: tuple[str, ...], mode: str, seed: int) -> None:
-    """Save a new game at ``path`` (refused while a game there is in progress), as ``turns start`` would."""
+def start_game(path: str, game_map: GameMap, players: tuple[str, ...], mode: str | None, seed: int,
+               source: str = "") -> None:
+    """Save a new game at ``path`` (refused while a game there is in progress), as ``turns start`` would.
+
+    ``mode`` defaults to the one ``printkit score`` picks for this many players; ``source`` is how the map
+    is loaded again (a map file's absolute path; default the bundled map's id).
+    """
+    from typing import cast
+
     from printkit.files import locked
+    from printkit.loading.records.atw import players_count_problem
+    from printkit.rules.gamefile import new_id
 
-    if mode == "multiplayer":
-        raise RuleError("multiplayer mode (a Navigator each turn) is not in this printkit's game file yet; "
-                        "play party or solo mode")
-    if mode == "solo" and len(players) != 1 or mode == "party" and len(players) < 2:
-        raise RuleError(f"{mode} mode is for {'1 player' if mode == 'solo' else '2 or more players'}, "
-                        f"got {len(players)}")
+    chosen = mode or rules.default_mode(len(players), game_map.max_multiplayer)
+    problem = players_count_problem(game_map, cast("Mode", chosen), len(players))
+    if problem is not None:
+        raise RuleError(problem)
     file = game_file()
-    game = Game(rules.map_info(game_map), players, seed)
+    game = Game(rules.map_info(game_map, source), players, seed, mode=chosen, id=new_id())
     with locked(path):
         if file.exists(path) and not file.read(path, MISSING).over:
             raise StateError(f"{path}: a game is in progress there; continue it with --game {path}, "
@@ -121,7 +126,7 @@ class Table:
         from printkit.loading.state import read_state
 
         if not os.path.exists(self.side_path):
-            side = Side(secrets.token_urlsafe(KEY_BYTES), {}, {})
+            side = Side(secrets.token_urlsafe(KEY_BYTES), {}, {}, {})
             self._save_side(side)
             return side
         return _side_from_state(read_state(self.side_path, SIDE_KIND), self.side_path, self.game.players)
@@ -155,7 +160,7 @@ class Table:
 
         with self._lock, locked(self.path):
             game = self.file.read(self.path, MISSING)
-            side = Side(self.side.host_key, dict(self.side.tokens), dict(self.side.sheets))
+            side = Side(self.side.host_key, dict(self.side.tokens), dict(self.side.pending), dict(self.side.corrected))
             before, side_before = self.file.dump(game), _side_to_state(side)
             result = act(game, side)
             after = self.file.dump(game)
@@ -179,10 +184,11 @@ class Table:
     def end(self) -> None:
         """End the game now (nothing if it is over already)."""
         self.change(lambda game, side: game.end())
+        self.record_if_done()
 
     def finish(self, who: str) -> None:
         """``who`` is home on the current turn."""
-        self.change(lambda game, side: game.finish(who))
+        self.change(lambda game, side: game.finish([who]))
 
     def join(self, name: str) -> tuple[str, str]:
         """A new token for the player called ``name`` (ignoring case): (their name as saved, the token)."""
@@ -216,63 +222,77 @@ class Table:
         """Whether ``key`` is this game's host key (compared in constant time)."""
         return secrets.compare_digest(key.encode(), self.side.host_key.encode())
 
-    def keep_read(self, who: str, read: dict[str, Any]) -> None:
-        """Keep a player's read sheet, not yet counted."""
+    def keep_read(self, who: str, read: dict[str, Any], table: dict[str, Any], unsure: list[dict[str, Any]]) -> None:
+        """Keep a player's read sheet (the answer, the marks table, the unsure reads), not yet counted."""
         def act(game: Game, side: Side) -> None:
-            side.sheets[who] = Sheet(read)
+            side.pending[who] = {"read": read, "table": table, "unsure": unsure}
 
         self.change(act)
 
-    def confirm(self, who: str, total: int | None) -> int:
-        """Count ``who``'s read sheet, with its read total or the one they corrected it to."""
-        def act(game: Game, side: Side) -> int:
-            sheet = side.sheets.get(who)
-            if sheet is None:
+    def confirm(self, who: str, total: int | None) -> None:
+        """Count ``who``'s read sheet: its marks go into the game file (as ``scan --game`` attaches them), with
+        the total they corrected it to, if any (a counted sheet's total may be corrected again later); an ended
+        game whose every sheet is in lands in the history."""
+        from printkit.rules.gamefile import Marks, Unsure, set_marks
+
+        def act(game: Game, side: Side) -> None:
+            pending = side.pending.pop(who, None)
+            if pending is None and not (total is not None and who in game.marks):
                 raise RuleError(f"{who} has no photographed sheet to confirm yet")
-            counted = sheet.read["total"] if total is None else total
-            side.sheets[who] = Sheet(sheet.read, counted)
-            return int(counted)
+            if pending is not None:
+                unsure = [Unsure(who, u["field"], u["confidence"], u["message"]) for u in pending["unsure"]]
+                set_marks(game, who, Marks("scan", pending["table"]), unsure)
+            if total is None or pending is not None and total == pending["read"]["total"]:
+                side.corrected.pop(who, None)
+            else:
+                side.corrected[who] = total
 
-        return self.change(act)
+        self.change(act)
+        self.record_if_done()
 
-    def sheet_mode(self) -> str:
-        """The mode one player's sheet is scored in: solo/party sheets alone score as solo (the same rules)."""
-        return "solo"
+    def record_if_done(self) -> bool:
+        """Keep the game in the history once it is over with every sheet in (once: keyed by its id)."""
+        from printkit.party.scores import record_game
 
-    def finished_turn(self, who: str) -> int | None:
-        """The turn the tracker has ``who`` home on, if any."""
-        return self.game.finished.get(who)
+        game = self.game
+        if not game.over or set(game.marks) != set(game.players):
+            return False
+        return record_game(game)
 
     def state(self) -> dict[str, Any]:
         """The game as ``GET /api/state`` gives it."""
-        return state_json(self.game, self.side)
+        from printkit.party.scores import totals
+
+        return state_json(self.game, self.side, totals(self.game, self.side.corrected))
+
 
 
 class JoinedError(RuleError):
     """A name that another phone has joined as already."""
 
 
-def state_json(game: Game, side: Side) -> dict[str, Any]:
-    """The state document: turn, dice and actions, Navigator, players with finish and total, over."""
-    roll = game.last_roll()
+def state_json(game: Game, side: Side, totals: dict[str, int]) -> dict[str, Any]:
+    """The state document: turn, dice and actions (or the Navigator), players with finish and total, over."""
+    roll = game.last_roll() if game.dice else None
     finished = game.finished
-    players = [{"name": p, "finished_turn": finished.get(p), "total": side.sheets[p].total if p in side.sheets else None,
-                "bonus": rules.speed_bonus(game.map.turns, finished[p]) if p in finished else None,
+    players = [{"name": p, "finished_turn": finished.get(p), "total": totals.get(p),
+                "bonus": rules.speed_bonus(game.map.turns, finished[p]) if p in finished and game.dice else None,
                 "joined": p in side.tokens} for p in game.players]
     return {
         "turn": game.turn,
-        "turns": game.map.turns,
+        "turns": game.map.turns if game.dice else None,
         "dice": list(roll.dice) if roll else None,
         "actions": list(roll.actions) if roll else [],
         "choice": roll.choice if roll else False,
         "headline": roll.headline if roll else "",
         "text": roll.text if roll else "",
-        "navigator": None,
+        "navigator": None if game.dice else game.navigator_on(max(game.turn, 1)),
         "players": players,
         "over": game.over,
         "over_reason": game.over_reason(),
         "can_undo": bool(game.events),
         "map": {"id": game.map.id, "name": game.map.name},
         "mode": game.mode,
+        "game": game.id,
         "ratings": [{"points": band, "title": title} for band, title in rules.rating_bands(game.map.ratings)],
     }

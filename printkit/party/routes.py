@@ -106,9 +106,8 @@ def _player_api(party: Party) -> list[Route]:
         if not scan_available():
             return error(501, INSTALL_HINT)
         data = await photo_bytes(request)
-        read = await anyio.to_thread.run_sync(read_photo, data, who, table.finished_turn(who), table.sheet_mode(),
-                                              limiter=party.scans)
-        await run_in_threadpool(table.keep_read, who, read)
+        read, marks, unsure = await anyio.to_thread.run_sync(read_photo, data, who, table.game, limiter=party.scans)
+        await run_in_threadpool(table.keep_read, who, read, marks, unsure)
         party.publish()
         return _json(read)
 

@@ -15,7 +15,9 @@ from typing import TYPE_CHECKING, Any
 from printkit.errors import PrintkitError
 
 if TYPE_CHECKING:
+    from printkit.rules.turns import Game
     from printkit.scan.images import Image
+    from printkit.scan.sheet import SheetRead
 
 MAX_UPLOAD_BYTES = 15 * 2**20
 """The largest photo accepted (15 MiB: a phone's 12 megapixel JPEG is 3-6)."""
@@ -69,33 +71,57 @@ def decode_photo(data: bytes) -> Image:
     return image
 
 
-def read_photo(data: bytes, who: str, finished_turn: int | None, mode: str) -> dict[str, Any]:
-    """``who``'s sheet read from a photo: ``{"name", "total", "sections", "reads"}`` as ``scan --json`` has it.
+def read_photo(data: bytes, who: str, game: Game) -> tuple[dict[str, Any], dict[str, Any], list[dict[str, Any]]]:
+    """``who``'s sheet read from a photo: the answer ``{"name", "total", "sections", "reads"}`` as ``scan --json``
+    has it, the marks table to keep, and the unsure reads.
 
-    The sheet's QR code must name ``who`` (or nobody). The tracker's finish turn
-    stands over the sheet's turn boxes; a disagreement is listed as a read to check.
+    A sheet printed for this game (``render --game``) is read as ``scan --game`` reads it; one printed without
+    a game must name ``who`` (or nobody) in its QR code. The game's finish turn stands over the sheet's turn
+    boxes; a disagreement is one of the reads to check.
     """
     from pathlib import Path
 
-    from printkit import registry
-    from printkit.scan.game import scan_game
+    from printkit.party.scores import scores
     from printkit.scan.images import PageSource, ScanError
     from printkit.scan.sheet import read_sheet
 
     image = decode_photo(data)
     try:
         sheet = read_sheet(image, PageSource(Path("the photo")))
-        scanned = scan_game([sheet], mode)
+        table, reads = _of_game(sheet, who, game) if sheet.ident.game else _alone(sheet, who, game)
     except ScanError as exc:
         raise Refused(422, f"{exc}: take the photo again, the whole sheet flat and in good light") from None
+    total, sections = scores(game, (who, table)).get(who, (None, {}))
+    if total is None:
+        reads.append({"player": who, "field": "total", "confidence": 0.0,
+                      "message": "a multiplayer sheet is scored with the others: counted once a second sheet is in"})
+    return {"name": who, "total": total, "sections": sections, "reads": reads}, table, reads
+
+
+def _of_game(sheet: SheetRead, who: str, game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A sheet printed for the game: its marks and unsure reads as ``scan --game`` attaches them."""
+    from printkit.scan.game import game_reads
+
+    ((owner, marks, unsure),) = game_reads([sheet], game)
+    if owner != who:
+        raise Refused(422, f"this is {owner}'s sheet, not {who}'s")
+    return dict(marks.table), [u.to_json() for u in unsure]
+
+
+def _alone(sheet: SheetRead, who: str, game: Game) -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """A sheet printed without a game: read as ``printkit scan`` reads one sheet, checked against the tracker."""
+    from printkit.scan.game import scan_game
+
     named = sheet.ident.name.strip()
     if named and named.casefold() != who.casefold():
         raise Refused(422, f"this is {named}'s sheet, not {who}'s")
+    scanned = scan_game([sheet], "solo")
     table = {**scanned.doc["players"][0], "name": who}
-    reads = [{**r, "player": who} for r in scanned.reads()] + _finish_reads(table, finished_turn)
-    score, _ = registry.score_document({**scanned.doc, "players": [table]}, "the photo", Path("."))
-    player = score.to_json()["players"][0]
-    return {"name": who, "total": player["total"], "sections": player["sections"], "reads": reads}
+    reads = [{**r, "player": who} for r in scanned.reads()]
+    if not game.dice:
+        table.pop("finished_turn", None)
+        return table, reads
+    return table, reads + _finish_reads(table, game.finished.get(who))
 
 
 def _finish_reads(table: dict[str, Any], finished_turn: int | None) -> list[dict[str, Any]]:
