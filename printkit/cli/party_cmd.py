@@ -27,10 +27,10 @@ def _need_extra() -> None:
 
 def _start(game: str, map_name: str | None, players: str | None, mode: str | None, seed: int | None) -> None:
     """A new game at ``game`` from --map/--players/--mode/--seed (as `printkit turns start`)."""
+    import os
+
     from printkit.cli.common import checked_players, load_map_param, not_an_input, seed_or_random
     from printkit.party.game import start_game
-
-    import os
 
     names = checked_players(players, ["Player 1"])
     name = map_name or "world"
