@@ -29,7 +29,7 @@ from printkit.rules.turns import UnknownPlayerError
 
 WATCH_SECONDS = 1.0
 """How often the game file is looked at for changes made by another command (``printkit turns next``)."""
-SCANS_AT_ONCE = 2
+SCANS_AT_ONCE = 1
 """Photos read at the same time (each is CPU-bound and holds a decoded image); more wait their turn."""
 FORM_SLACK = 64 * 1024
 """Bytes of multipart framing allowed beyond the photo itself."""
