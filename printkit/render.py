@@ -116,15 +116,15 @@ def fields_text(sheet: Sheet, kind: str) -> str:
     return dumps(sheet.geometry)
 
 
-def fillable_sheet(sheet: Sheet, kind: str, fmt: Format) -> Sheet:
-    """The sheet with its form fields (an OptionError unless it is a map sheet written as PDF)."""
+def fillable_sheet(sheet: Sheet, kind: str, fmt: Format, game: str | None = None) -> Sheet:
+    """The sheet with its form fields, for game ``game`` if given (an OptionError unless a map sheet written as PDF)."""
     from printkit.sheets.fillable import fillable, has_form
 
     if not has_form(sheet):
         raise OptionError(FILLABLE, f"the {kind} sheet has nothing to fill in on a tablet; map sheets do")
     if fmt != "pdf":
         raise OptionError(FILLABLE, f"form fields need a PDF, not {fmt.upper()}; use --format pdf or a .pdf file")
-    return fillable(sheet)
+    return fillable(sheet, game)
 
 
 def game_sheet(sheet: Sheet, game: str) -> Sheet:
@@ -166,13 +166,10 @@ def render_sheet(request: Request, *, check: Check = NO_CHECK, stream: BinaryIO 
     if request.fields is not None:
         fields = fields_text(sheet, request.kind)
         check.output(request.fields, FIELDS)
-    if request.fillable and request.game is not None:
-        raise OptionError(FILLABLE, "the form fields do not carry the game's id yet; print the game's sheets, "
-                                    "or render --fillable without --game")
     if request.game is not None:
         sheet = game_sheet(sheet, request.game)
     if request.fillable:
-        sheet = fillable_sheet(sheet, request.kind, chosen)
+        sheet = fillable_sheet(sheet, request.kind, chosen, request.game)
     document = sheet.document
     count = backends.file_count(document, chosen)
     if to_stream:

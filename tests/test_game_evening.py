@@ -162,7 +162,7 @@ def test_bad_input_is_one_line_and_changes_nothing(tmp_path: Path) -> None:
     assert late.stderr.splitlines()[-1] == "Error: Invalid value for '--turn': turn 2 has not been played: give a turn from 1 to 1"
     abby = tmp_path / "abby.json"
     run("abby", "start", "--bucket-cards", "3", "--state", str(abby))
-    wrong = run("score", "--game", str(abby))
+    wrong = run("turns", "finish", "Ann", "--state", str(abby))  # an abby game file is no turns game
     assert (wrong.exit_code, wrong.stderr) == (1, f"Error: {abby}: not a printkit turns state file; it was left untouched\n")
     assert game.read_bytes() == before
 

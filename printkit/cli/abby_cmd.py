@@ -2,12 +2,14 @@
 
 The game lives in a small JSON state file (default ./printkit-abby.json),
 written atomically after every change, locked while it changes; a corrupt
-file is reported and never overwritten.
+file is reported and never overwritten. It is a game file: ``printkit score
+--game FILE`` scores it (:func:`score_game_file`), asking for the player's
+end-of-game marks with ``--prompt`` and keeping each answer in the file.
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -41,9 +43,9 @@ def _facts() -> dict[str, object]:
 
 
 def _saved(path: str, rules: Globetrotting) -> Saved[SoloGame]:
-    from printkit.rules.abby import from_state, to_state
+    from printkit.rules.abby import STATE_FORMAT, from_state, migrate, to_state
 
-    return ABBY.at(path, to_state, lambda doc, p: from_state(doc, p, rules))
+    return ABBY.at(path, to_state, lambda doc, p: from_state(doc, p, rules), STATE_FORMAT, migrate)
 
 
 def _totals(game: SoloGame) -> str:
@@ -71,20 +73,27 @@ def abby() -> None:
 
 @abby.command(name="start", cls=FactsCommand, facts=_facts)
 @click.option("--bucket-cards", type=Whole(0, MAX_COUNT), required=True, help="Bucket List cards you keep.")
+@click.option("--player", default="You", show_default=True, help="Your name, as the score and the history show it.")
 @force_option("Replace a game that is still in progress.")
 @ABBY.option
-def start(bucket_cards: int, force: bool, state_path: str) -> None:
+def start(bucket_cards: int, player: str, force: bool, state_path: str) -> None:
     """Start a solo game against Abby, keeping {bucket_min}-{bucket_max} Bucket List cards.
 
     \b
     Example:
       printkit abby start --bucket-cards 5 --state solo.json
     """
+    from printkit.cli.common import checked_names
+    from printkit.model.names import typed
     from printkit.rules.abby import new_game
+    from printkit.rules.gamefile import new_id
 
     rules = _rules()
+    name = checked_names([typed(player).strip()], "'--player'")[0]
+    if name.casefold() == "abby":
+        raise click.BadParameter("Abby is the opponent's name; give yours", param_hint="'--player'")
     with input_param("'--bucket-cards'"):
-        game = new_game(rules, bucket_cards)
+        game = new_game(rules, bucket_cards, new_id(), name)
 
     def busy(old: SoloGame) -> str | None:
         if len(old.turns) >= rules.flights:
@@ -207,3 +216,74 @@ def score(objectives: tuple[int, ...], bucket_list: str, festivals: str, as_json
         flag = f"--{exc.field.replace('_', '-')} " if isinstance(exc, InputError) else ""
         raise click.UsageError(flag + (exc.detail if isinstance(exc, InputError) else str(exc))) from None
     show_score(result, as_json=as_json)
+
+
+_QUESTIONS = {
+    "objectives": ("Turns you achieved a global objective, comma-separated", "none"),
+    "bucket_list": ("Points of each Bucket List card you completed, comma-separated", "none"),
+    "festivals": ("Festivals marked: a total, or one number per season like 1,2,0", "0"),
+}
+
+
+class _Answer(click.ParamType[list[int], str]):
+    """One typed answer: whole numbers separated by commas (``none``: no numbers), checked by the rules."""
+
+    name = "numbers"
+
+    def __init__(self, rules: Globetrotting, game: SoloGame, key: str) -> None:
+        self.rules, self.game, self.key = rules, game, key
+
+    def convert(self, value: Any, param: click.Parameter | None, ctx: click.Context | None) -> list[int]:
+        from printkit.errors import InputError
+        from printkit.rules.abby import check_mark
+
+        text = str(value).strip()
+        numbers = [] if text.lower() in ("none", "-", "") else whole_numbers(text, "answer", LARGEST)
+        try:
+            check_mark(self.rules, self.game, self.key, numbers)
+        except InputError as exc:
+            self.fail(exc.says(text), param, ctx)
+        return numbers
+
+
+def score_game_file(path: str, as_json: bool, prompt: bool) -> None:
+    """``printkit score --game``: score the solo game at ``path``, asking for missing marks (``--prompt``, a terminal)."""
+    import sys
+
+    from printkit.cli.game_score import record_in_history, report_recorded
+    from printkit.errors import StateError
+    from printkit.rules.abby import missing_marks, over, score_marks
+
+    rules = _rules()
+    saved = _saved(path, rules)
+    game = saved.load()
+    shown = shorten(path, PATH_SHOWN)
+    if not over(rules, game):
+        raise StateError(f"{shown}: {len(game.turns)} of {rules.flights} flights are logged; score the game after "
+                         "the last one (`printkit abby turn`)")
+    if missing_marks(game) and (prompt or sys.stdin.isatty()):
+        game = _enter_marks(saved, rules, game, path)
+    if missing_marks(game):
+        missing = ", ".join(key.replace("_", " ") for key in missing_marks(game))
+        raise StateError(f"{shown}: no marks yet for {game.player} ({missing}): "
+                         f"type them (`printkit score --game {shown} --prompt`)")
+    result = score_marks(rules, game)
+    show_score(result, as_json=as_json)
+    report_recorded(record_in_history(game.id, result, None, "globetrotting", "solo"), game.id)
+
+
+def _enter_marks(saved: Saved[SoloGame], rules: Globetrotting, game: SoloGame, path: str) -> SoloGame:
+    """Ask for every end-of-game answer not typed yet, saving the game file after each one."""
+    from printkit.cli.score_cmd import ask
+    from printkit.rules.abby import missing_marks, with_mark
+
+    click.echo(f"Scoring solo game {game.id} ({game.player} against Abby): the end-of-game marks.")
+    for key in missing_marks(game):
+        text, default = _QUESTIONS[key]
+        numbers = ask(text, "whole numbers separated by commas, or none", _Answer(rules, game, key), default)
+        with saved.changing() as box:
+            box.value = with_mark(rules, box.value, key, numbers)
+        game = box.value
+        click.echo(f"Saved in {shorten(path, PATH_SHOWN)}.", err=True)
+    click.echo("")
+    return game

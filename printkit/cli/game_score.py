@@ -3,7 +3,10 @@
 The game file (``printkit turns``) holds the players, the mode, the finish
 turns and, once scanned or typed, every player's marks. Scoring builds the
 game record from them (:func:`printkit.rules.gamefile.record_doc`) and
-scores it as ``printkit score GAMEFILE`` would, with the same output.
+scores it as ``printkit score GAMEFILE`` would, with the same output. The
+state files of ``printkit abby`` and ``printkit wereldsteden`` are game files
+too: :func:`score_game_file` hands them to their command's scorer, and every
+ended game is recorded here, once (:func:`record_in_history`).
 """
 
 from __future__ import annotations
@@ -39,19 +42,64 @@ def game_result(game: Game, path: str) -> tuple[GameScore, str]:
     return registry.score_document(record_doc(game), path, Path(path).parent)
 
 
-def record_in_history(game: Game, result: GameScore, title: str) -> bool:
+def record_in_history(game_id: str, result: GameScore, title: str | None, map_id: str, mode: str) -> bool:
     """Keep a game that has ended in the history, once (keyed by its id): True if recorded now, False if it was there.
 
-    The one place ``score --game`` records a game; the explanation kept is the text ``score`` printed.
+    The one place ``score --game`` records a game (of ``turns``, ``abby`` or
+    ``wereldsteden``); the explanation kept is the text ``score`` printed.
     """
     from printkit.history import record, scored
     from printkit.present.score_text import score_text
 
-    return record(game.id, scored(result, score_text(result, title), map=game.map.id, mode=game.mode))
+    return record(game_id, scored(result, score_text(result, title), map=map_id, mode=mode))
+
+
+def report_recorded(recorded: bool, game_id: str) -> None:
+    """Say on stderr whether the game was recorded now or was in the history already."""
+    click.echo(f"Recorded in the history as {game_id}." if recorded else
+               f"Already in the history as {game_id}; not recorded again.", err=True)
+
+
+def report_unended(how: str) -> None:
+    """Say on stderr that a game scored before its end is not kept, and when to score it again."""
+    click.echo(f"Note: the game is not over yet, so it is not kept in the history; score it again {how}.", err=True)
+
+
+def game_file_kind(path: str) -> str | None:
+    """The kind a companion's game file says it is (``turns``, ``abby``, ``wereldsteden``), or None if it says none.
+
+    Only a peek to pick the reader: that reader then checks the file whole and
+    reports what is wrong with it.
+    """
+    import json
+
+    from printkit.loading.text import FileProblem, read_bytes
+
+    try:
+        doc = json.loads(read_bytes(path))
+    except (FileProblem, ValueError, RecursionError):
+        return None
+    kind = doc.get("printkit") if isinstance(doc, dict) else None
+    return kind if isinstance(kind, str) else None
 
 
 def score_game_file(path: str, as_json: bool, prompt: bool) -> None:
-    """Score the game file at ``path`` (asking for missing marks first with ``--prompt`` or on a terminal)."""
+    """Score the game file at ``path``, of any companion (asking for missing marks with ``--prompt`` or on a terminal)."""
+    kind = game_file_kind(path)
+    if kind == "abby":
+        from printkit.cli.abby_cmd import score_game_file as score_solo
+
+        score_solo(path, as_json, prompt)
+    elif kind == "wereldsteden":
+        from printkit.cli.wereldsteden_cmd import score_game_file as score_sales
+
+        score_sales(path, as_json)
+    else:
+        _score_turns(path, as_json, prompt)
+
+
+def _score_turns(path: str, as_json: bool, prompt: bool) -> None:
+    """Score the game file of ``printkit turns`` at ``path``."""
     saved = saved_game(path)
     game = saved.load()
     if game.marks.keys() != set(game.players) and (prompt or sys.stdin.isatty()):
@@ -61,12 +109,9 @@ def score_game_file(path: str, as_json: bool, prompt: bool) -> None:
     for u in game.unsure:
         click.echo(f"Unsure: {u.player}: {u.message}", err=True)
     if not game.over:
-        click.echo("Note: the game is not over yet, so it is not kept in the history; score it again after "
-                   "`printkit turns end`.", err=True)
+        report_unended("after `printkit turns end`")
         return
-    recorded = record_in_history(game, result, title)
-    click.echo(f"Recorded in the history as {game.id}." if recorded else
-               f"Already in the history as {game.id}; not recorded again.", err=True)
+    report_recorded(record_in_history(game.id, result, title, game.map.id, game.mode), game.id)
 
 
 def _enter_missing(saved: Saved[Game], game: Game, path: str) -> Game:

@@ -18,6 +18,11 @@ if TYPE_CHECKING:
     from printkit.rules.report import GameScore
 
 
+GAME_FROM_ENV = "\0"
+"""``--game`` given without a file: the game file is ``$PRINTKIT_STATE``, else ``turns``' default (as ``--state``)."""
+DEFAULT_GAME = "printkit-game.json"
+
+
 def _facts() -> dict[str, object]:
     return {"maps": bundled_map_ids()}
 
@@ -32,8 +37,9 @@ def _facts() -> dict[str, object]:
 )
 @click.option("--prompt", "force_prompt", is_flag=True, help="Ask for the marks even when input is not a terminal.")
 @click.option("--record", is_flag=True, help="Keep the game in the history (printkit history); once per file.")
-@click.option("--game", "game_path", metavar="FILE", type=click.Path(dir_okay=False),
-              help="Score the game file of `printkit turns` (marks from `scan --game` or --prompt, finishes from it).")
+@click.option("--game", "game_path", metavar="FILE", is_flag=False, flag_value=GAME_FROM_ENV,
+              help="Score a game file of `printkit turns`, `abby` or `wereldsteden` (--game alone: $PRINTKIT_STATE, "
+                   "else printkit-game.json).")
 def score(gamefile: str | None, as_json: bool, save: str | None, force_prompt: bool, record: bool,
           game_path: str | None) -> None:
     """Score a finished game: every section, totals, winner(s) and tie-breaks.
@@ -99,6 +105,8 @@ def _score_game(game_path: str | None, gamefile: str | None, save: str | None, a
         raise click.UsageError("Missing argument 'GAMEFILE|MAP' (or give --game FILE).")
     if gamefile is not None or save is not None:
         raise click.UsageError("--game scores the game file alone: leave out GAMEFILE|MAP and --save")
+    if game_path == GAME_FROM_ENV:
+        game_path = os.environ.get("PRINTKIT_STATE") or DEFAULT_GAME
     score_game_file(game_path, as_json, prompt)
 
 
@@ -185,6 +193,17 @@ def _ask(text: str, expected: str, type: click.ParamType[Any, Any] | None = None
     except click.Abort as exc:
         _interrupted(exc)
         raise _ended(text, expected) from None
+
+
+def ask(text: str, expected: str, type: click.ParamType[Any, Any], default: str) -> Any:
+    """One question of an entry saved answer by answer, asked until ``type`` takes the answer.
+
+    Input that ends first is one clear error saying the earlier answers are kept.
+    """
+    try:
+        return _ask(text, expected, type=type, default=default)
+    except PrintkitError as exc:
+        raise PrintkitError(str(exc).replace("; nothing was saved", "; the answers before it are saved")) from None
 
 
 def _interrupted(exc: click.Abort) -> None:

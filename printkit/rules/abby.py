@@ -12,12 +12,14 @@ and 2 if she spent less; the player scores by the normal rules.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from typing import Any, TypeGuard
 
 from printkit.errors import InputError, RuleError, corrupt_state
 from printkit.model.games import Globetrotting
 from printkit.model.limits import LARGEST
+from printkit.model.names import name_problem
+from printkit.rules.gamefile import ID_LENGTH, valid_id
 from printkit.rules.globetrotting import airfare_bonus, objective_points, pick_winners
 from printkit.rules.report import GameScore, PlayerScore, Section
 
@@ -25,6 +27,12 @@ GAME = "globetrotting"
 STATE_KIND = "abby"
 POSITIONS = ("left", "middle", "right")
 ABBY = "Abby"
+YOU = "You"
+"""The player's name when the game was started without one (``abby start --player``)."""
+STATE_FORMAT = 2
+"""Format 2 (a game file): format 1 plus the game's id, its players and the player's end-of-game marks."""
+MARKS = ("objectives", "bucket_list", "festivals")
+"""The player's end-of-game marks, in the order ``score --game --prompt`` asks for them, each kept as typed."""
 
 
 @dataclass(frozen=True)
@@ -39,10 +47,18 @@ class Turn:
 
 @dataclass(frozen=True)
 class SoloGame:
-    """A solo game against Abby: bucket cards dealt and the turns so far."""
+    """A solo game against Abby: bucket cards dealt, the turns so far, its id, the player and their marks.
+
+    ``marks`` holds the end-of-game answers typed so far (:data:`MARKS`), each
+    a tuple of whole numbers as typed: objective turns, bucket-card points,
+    festivals (a total or one number per season).
+    """
 
     bucket_cards: int
     turns: tuple[Turn, ...] = ()
+    id: str = ""
+    player: str = YOU
+    marks: dict[str, tuple[int, ...]] = field(default_factory=dict)
 
     @property
     def player_total(self) -> int:
@@ -94,14 +110,16 @@ def check_bucket_points(points: Sequence[int]) -> None:
         raise InputError("bucket_list", "points cannot be negative, got {got}", ",".join(map(str, points)))
 
 
-def new_game(rules: Globetrotting, bucket_cards: int) -> SoloGame:
-    """Start a solo game with the number of Bucket List cards the player keeps."""
+def new_game(rules: Globetrotting, bucket_cards: int, game_id: str = "", player: str = YOU) -> SoloGame:
+    """Start a solo game with the number of Bucket List cards the player keeps (``player``: their name)."""
+    if player.casefold() == ABBY.casefold():
+        raise InputError("player", f"{ABBY} is the opponent's name; give yours, got {{got}}", player)
     if not rules.bucket_cards_min <= bucket_cards <= rules.bucket_cards_max:
         raise InputError(
             "bucket_cards", f"must be {rules.bucket_cards_min}-{rules.bucket_cards_max} "
             "(cards per player, 1st Time Flyer to Globetrotter), got {got}", bucket_cards,
         )  # fmt: skip
-    return SoloGame(bucket_cards)
+    return SoloGame(bucket_cards, id=game_id, player=player)
 
 
 def play_turn(rules: Globetrotting, game: SoloGame, cards: Sequence[int], chose: int, airfare: int) -> SoloGame:
@@ -146,7 +164,7 @@ def score(
     you_obj = [objective_points(rules, t, a.objectives_turn) for t in objs]
     her_obj = [rules.objective_later if i < len(objs) and objs[i] < a.objectives_turn else rules.objective_first
                for i in range(rules.objectives_in_play)]  # fmt: skip
-    you = PlayerScore("You", (
+    you = PlayerScore(game.player, (
         Section("airfare", "Airfare bonus", airfare_bonus(rules, mine, [hers]), f"you spent {mine}, Abby {hers}"),
         Section("objectives", "Global objectives", sum(you_obj),
                 ", ".join(f"turn {t}: {p}" for t, p in zip(objs, you_obj)) or "none"),
@@ -164,16 +182,73 @@ def score(
                 f"{a.per_bucket_card} x {game.bucket_cards} cards you started with"),
         Section("festivals", "Festivals", a.festivals, "fixed"),
     ))  # fmt: skip
-    winners, tiebreak = pick_winners((you, abby), {"You": mine, ABBY: hers})
+    winners, tiebreak = pick_winners((you, abby), {game.player: mine, ABBY: hers})
     return GameScore(GAME, "", "solo", (you, abby), winners, tiebreak)
 
 
 def to_state(game: SoloGame) -> dict[str, Any]:
-    """The JSON-ready state of a solo game."""
+    """The JSON-ready state of a solo game (a game file: its id, players and typed marks too)."""
     return {
+        "id": game.id,
+        "players": [game.player, ABBY],
         "bucket_cards": game.bucket_cards,
         "turns": [{"cards": list(t.cards), "chose": t.chose, "airfare": t.airfare, "abby": t.abby} for t in game.turns],
+        "marks": {key: list(game.marks[key]) for key in MARKS if key in game.marks},
     }
+
+
+def migrate(doc: dict[str, Any], fmt: int, source: str) -> dict[str, Any]:
+    """A format 1 state as format 2: an id from its content, the player called You, no marks yet."""
+    import hashlib
+    import json
+
+    digest = hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:ID_LENGTH]
+    return {**doc, "format": STATE_FORMAT, "id": digest, "players": [YOU, ABBY], "marks": {}}
+
+
+def over(rules: Globetrotting, game: SoloGame) -> bool:
+    """Whether every flight is logged (the game is over and can be scored)."""
+    return len(game.turns) >= rules.flights
+
+
+def missing_marks(game: SoloGame) -> list[str]:
+    """The end-of-game answers not typed yet, in the order they are asked."""
+    return [key for key in MARKS if key not in game.marks]
+
+
+def check_mark(rules: Globetrotting, game: SoloGame, key: str, values: Sequence[int]) -> None:
+    """One typed answer (:data:`MARKS`) checked against the rules and the game (InputError naming the mark)."""
+    if key == "objectives":
+        if len(values) > rules.objectives_in_play:
+            raise InputError("objectives", f"at most {rules.objectives_in_play} global objectives, got {{got}}",
+                             ",".join(map(str, values)))  # fmt: skip
+        for t in values:
+            if not 1 <= t <= rules.flights:
+                raise InputError("objectives", f"takes the turn each was achieved, 1-{rules.flights}; got {{got}}", t)
+    elif key == "bucket_list":
+        check_bucket_points(values)
+        if len(values) > game.bucket_cards:
+            raise InputError("bucket_list", f"{len(values)} completed cards, but you started with {game.bucket_cards}; "
+                             "got {got}", ",".join(map(str, values)))  # fmt: skip
+    else:
+        festival_total(rules, values)
+
+
+def with_mark(rules: Globetrotting, game: SoloGame, key: str, values: Sequence[int]) -> SoloGame:
+    """The game with one more typed answer kept (checked first)."""
+    check_mark(rules, game, key, values)
+    return replace(game, marks={**game.marks, key: tuple(values)})
+
+
+def score_marks(rules: Globetrotting, game: SoloGame) -> GameScore:
+    """Score the game from its kept marks (RuleError before the last flight or with answers missing)."""
+    if not over(rules, game):
+        raise RuleError(f"the game has {rules.flights} flights; {len(game.turns)} logged so far")
+    missing = missing_marks(game)
+    if missing:
+        raise RuleError(f"no {', '.join(m.replace('_', ' ') for m in missing)} typed yet")
+    m = game.marks
+    return score(rules, game, m["objectives"], m["bucket_list"], festival_total(rules, m["festivals"]))
 
 
 def _whole(value: object, low: int = 0, high: int | None = None) -> TypeGuard[int]:
@@ -190,7 +265,24 @@ def from_state(state: dict[str, Any], path: str, rules: Globetrotting) -> SoloGa
     if not isinstance(turns_raw, list) or len(turns_raw) > rules.flights:
         raise corrupt_state(path, "turns", f"a list of at most {rules.flights} turns")
     turns = [_turn(t, f"turns[{i}]", path) for i, t in enumerate(turns_raw)]
-    return SoloGame(bucket, tuple(turns))
+    if not valid_id(state.get("id")):
+        raise corrupt_state(path, "id", f"a game id of {ID_LENGTH} hex digits")
+    players = state.get("players")
+    if (not isinstance(players, list) or len(players) != 2 or players[1] != ABBY or not isinstance(players[0], str)
+            or name_problem(players[0]) or players[0].casefold() == ABBY.casefold()):
+        raise corrupt_state(path, "players", f"your name, then {ABBY}")
+    game = SoloGame(bucket, tuple(turns), state["id"], players[0])
+    raw = state.get("marks")
+    if not isinstance(raw, dict):
+        raise corrupt_state(path, "marks", "a table of the typed answers")
+    for key, values in raw.items():
+        if key not in MARKS or not isinstance(values, list) or not all(_whole(v, 0, LARGEST) for v in values):
+            raise corrupt_state(path, f"marks.{key}", f"one of {', '.join(MARKS)}: a list of whole numbers")
+        try:
+            game = with_mark(rules, game, key, values)
+        except InputError as exc:
+            raise corrupt_state(path, f"marks.{key}", f"an answer the rules allow, but {exc.detail}") from None
+    return game
 
 
 def _turn(t: object, where: str, path: str) -> Turn:

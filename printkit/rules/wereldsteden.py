@@ -10,25 +10,32 @@ least one of them fits; if no tile left can legally fill a space, the space
 stays empty until a later refill.
 
 Win check: scores a :class:`~printkit.model.records.WereldstedenRecord`; game
-files are read by :mod:`printkit.loading.records.wereldsteden`.
+files are read by :mod:`printkit.loading.records.wereldsteden`. The dealer's
+state file is a game file too: dealt for named players, it records every sale
+by player (:class:`Sale`), so :func:`record_doc` is the game record the win
+check scores, nothing typed.
 """
 
 from __future__ import annotations
 
 import random
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
-from typing import Any
+from dataclasses import dataclass, replace
+from typing import Any, NamedTuple
 
 from printkit.errors import DataError, InputError, RuleError, corrupt_state
 from printkit.model.games import Wereldsteden
 from printkit.model.limits import LARGEST, MAX_SEED
+from printkit.model.names import duplicate_problem, name_problem
 from printkit.model.records import WereldstedenRecord
 from printkit.model.words import join_names
+from printkit.rules.gamefile import ID_LENGTH, valid_id
 from printkit.rules.report import GameScore, PlayerScore, Section
 
 GAME = "wereldsteden"
 STATE_KIND = "wereldsteden"
+STATE_FORMAT = 2
+"""Format 2 (a game file): format 1 plus the game's id, its players, the variant and every sale by player."""
 
 
 @dataclass(frozen=True)
@@ -184,18 +191,69 @@ def _pile(value: object, key: str, path: str, game: Wereldsteden) -> dict[str, t
     return {k: tuple(v) for k, v in value.items()}
 
 
+class Sale(NamedTuple):
+    """One sale: who sold, and the winning tiles they took (one or two)."""
+
+    player: str
+    tiles: tuple[str, ...]
+
+
 @dataclass(frozen=True)
 class Dealt:
-    """What the dealer's state file holds: the board, the shuffle's seed and how many refills drew from it."""
+    """The dealer's state file: the board, the shuffle's seed, the refills drawn; the game's id, players and sales.
+
+    A deal made without players (``setup`` without ``--players``, or a format 1
+    file) records no sales and cannot be scored from the file.
+    """
 
     board: Board
     seed: int
     draws: int
+    id: str = ""
+    players: tuple[str, ...] = ()
+    variant: bool = False
+    sales: tuple[Sale, ...] = ()
+
+
+def player_of(dealt: Dealt, name: str) -> str:
+    """The player called ``name`` (ignoring case), as spelled at setup (InputError ``player``)."""
+    for p in dealt.players:
+        if p.casefold() == name.strip().casefold():
+            return p
+    raise InputError("player", f"no player named {{got}} in this game; players: {', '.join(dealt.players)}", name)
+
+
+def tiles_of(dealt: Dealt, player: str) -> list[str]:
+    """Every winning tile ``player`` has taken, in the order sold."""
+    return [t for sale in dealt.sales if sale.player == player for t in sale.tiles]
+
+
+def winner(game: Wereldsteden, dealt: Dealt) -> str | None:
+    """The player who has the target number of different winning tiles (the game is then over), or None."""
+    target = game.variant_win_tiles if dealt.variant else game.win_tiles
+    return next((p for p in dealt.players if len(set(tiles_of(dealt, p))) >= target), None)
+
+
+def record_doc(dealt: Dealt) -> dict[str, Any]:
+    """The game record ``printkit score`` scores: every player with the tiles they bought, the variant."""
+    return {"game": GAME, "variant": dealt.variant,
+            "players": [{"name": p, "tiles": tiles_of(dealt, p)} for p in dealt.players]}
 
 
 def to_state(dealt: Dealt) -> dict[str, Any]:
-    """The JSON-ready state of the dealer: seed, refills drawn and the board."""
-    return {"seed": dealt.seed, "draws": dealt.draws, **board_to_state(dealt.board)}
+    """The JSON-ready state of the dealer: seed, refills drawn, the board; the game's id, players and sales."""
+    return {"id": dealt.id, "players": list(dealt.players), "variant": dealt.variant,
+            "sales": [{"player": s.player, "tiles": list(s.tiles)} for s in dealt.sales],
+            "seed": dealt.seed, "draws": dealt.draws, **board_to_state(dealt.board)}
+
+
+def migrate(doc: dict[str, Any], fmt: int, source: str) -> dict[str, Any]:
+    """A format 1 state as format 2: an id from its content, no players (so no sales) yet."""
+    import hashlib
+    import json
+
+    digest = hashlib.sha256(json.dumps(doc, sort_keys=True).encode()).hexdigest()[:ID_LENGTH]
+    return {**doc, "format": STATE_FORMAT, "id": digest, "players": [], "variant": False, "sales": []}
 
 
 def from_state(state: dict[str, Any], path: str, game: Wereldsteden) -> Dealt:
@@ -205,7 +263,39 @@ def from_state(state: dict[str, Any], path: str, game: Wereldsteden) -> Dealt:
         raise corrupt_state(path, "seed", f"a whole number from 0 to {MAX_SEED}")
     if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= LARGEST:
         raise corrupt_state(path, "draws", f"a whole number 0-{LARGEST}")
-    return Dealt(board_from_state(state, path, game), seed, draws)
+    if not valid_id(state.get("id")):
+        raise corrupt_state(path, "id", f"a game id of {ID_LENGTH} hex digits")
+    if not isinstance(state.get("variant"), bool):
+        raise corrupt_state(path, "variant", "true or false")
+    dealt = Dealt(board_from_state(state, path, game), seed, draws, state["id"],
+                  _players(state.get("players"), path, game), state["variant"])
+    sales = state.get("sales")
+    if not isinstance(sales, list) or len(sales) > draws:
+        raise corrupt_state(path, "sales", f"a list of at most {draws} sales (one per refill)")
+    for i, raw in enumerate(sales):
+        if winner(game, dealt) is not None:
+            raise corrupt_state(path, f"sales[{i}]", f"no sale after {winner(game, dealt)} won")
+        dealt = replace(dealt, sales=(*dealt.sales, _sale(raw, f"sales[{i}]", path, game, dealt.players)))
+    return dealt
+
+
+def _players(value: object, path: str, game: Wereldsteden) -> tuple[str, ...]:
+    """The saved players: none, or {min}-{max} plain names, unique ignoring case."""
+    if (not isinstance(value, list) or not all(isinstance(n, str) and name_problem(n) is None for n in value)
+            or duplicate_problem(value) or (value and not game.min_players <= len(value) <= game.max_players)):
+        raise corrupt_state(path, "players", f"none, or {game.min_players}-{game.max_players} different names")
+    return tuple(value)
+
+
+def _sale(raw: object, where: str, path: str, game: Wereldsteden, players: tuple[str, ...]) -> Sale:
+    """One saved sale: a player of the game and one or two tile ids."""
+    ids = [t.id for t in game.tiles]
+    if not isinstance(raw, dict) or set(raw) != {"player", "tiles"} or raw["player"] not in players:
+        raise corrupt_state(path, where, "a table of player (one of the game's players) and tiles")
+    tiles = raw["tiles"]
+    if not isinstance(tiles, list) or not 1 <= len(tiles) <= 2 or any(t not in ids for t in tiles):
+        raise corrupt_state(path, f"{where}.tiles", "one or two winning tile ids")
+    return Sale(raw["player"], tuple(tiles))
 
 
 # ----------------------------------------------------------------- win check

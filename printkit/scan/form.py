@@ -112,18 +112,19 @@ def _widgets(page: Any) -> dict[str, Any]:
 
 def _identity(widgets: dict[str, Any], where: PageSource) -> tuple[Identity, str]:
     """(the sheet's identity, the page's field prefix) from its hidden ``sheet`` field, else a ScanError."""
-    from printkit.layout.marks import parse_payload
+    from printkit.layout.marks import parse_payload, payload_game
     from printkit.scan.locate import Identity
     from printkit.sheets.fillable import NAME_FIELD, SHEET_FIELD
 
     for name, w in widgets.items():
         if name == SHEET_FIELD or name.endswith("." + SHEET_FIELD):
-            parsed = parse_payload(str(_inherited(w, "/V") or ""))
+            payload = str(_inherited(w, "/V") or "")
+            parsed = parse_payload(payload)
             if parsed is not None:
                 prefix = name[: -len(SHEET_FIELD)]
                 typed = widgets.get(prefix + NAME_FIELD)
                 value = str(_inherited(typed, "/V") or "").strip() if typed is not None else ""
-                return Identity(*parsed[:4], value or parsed[4]), prefix
+                return Identity(*parsed[:4], value or parsed[4], payload_game(payload)), prefix
     raise ScanError(f"{where}: the form has no '{SHEET_FIELD}' field naming the sheet (renamed or removed?): "
                     "render it again with --fillable")
 

@@ -5,8 +5,9 @@ The fields are named by the ``--fields`` box ids (``souvenirs.mugs.1``,
 lines; in a pack of several pages each page's names start with ``p<page>.``
 so one file holds a whole party. Every field has a tooltip (``/TU``) saying
 what it is for. Each page also carries a hidden, read-only text field
-``sheet`` holding the page's QR payload (map, paper, layout, page, name), so
-``printkit scan`` knows the sheet without decoding an image.
+``sheet`` holding the page's QR payload (map, paper, layout, page, name, and
+the game's id for a sheet printed for one game), so ``printkit scan`` knows
+the sheet without decoding an image.
 """
 
 from __future__ import annotations
@@ -99,8 +100,11 @@ def has_form(sheet: Sheet) -> bool:
     return sheet.geometry is not None and sheet.name_slot is not None
 
 
-def fillable(sheet: Sheet) -> Sheet:
-    """The map sheet with form fields on every page (a ValueError if it is not a map sheet)."""
+def fillable(sheet: Sheet, game: str | None = None) -> Sheet:
+    """The map sheet with form fields on every page (a ValueError if it is not a map sheet).
+
+    ``game``: the id of the game the sheet is printed for, carried in every page's ``sheet`` field.
+    """
     geometry, slot, document = sheet.geometry, sheet.name_slot, sheet.document
     if geometry is None or slot is None:
         raise ValueError("only a sheet with fields and a name slot (a map sheet) can be made fillable")
@@ -108,7 +112,7 @@ def fillable(sheet: Sheet) -> Sheet:
     boxes = tick_boxes(f) + write_ins(f) + ([(START_FIELD, geometry.start)] if geometry.start is not None else [])
     total = len(document.pages)
     pages = tuple(
-        _page(p, k, total, sheet_payload(f.map, f.paper, geometry.layout, k, p.label), boxes, slot)
+        _page(p, k, total, sheet_payload(f.map, f.paper, geometry.layout, k, p.label, game), boxes, slot)
         for k, p in enumerate(document.pages, start=1)
     )
     return sheet._replace(document=replace(document, pages=pages, meta={**document.meta, "keywords": KEYWORDS}))
