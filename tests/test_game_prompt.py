@@ -27,6 +27,7 @@ def test_an_interrupted_entry_keeps_the_players_already_typed(tmp_path: Path) ->
     assert cut.exit_code == 1
     assert f"Saved Ann's marks in {game}.\n" in cut.stderr
     assert "input ended while asking for" in cut.stderr
+    assert "Bo's marks were not saved, the players before are" in cut.stderr and "nothing was saved" not in cut.stderr
     saved = json.loads(game.read_text())
     assert list(saved["marks"]) == ["Ann"] and saved["marks"]["Ann"]["from"] == "typed"
     assert saved["marks"]["Ann"]["table"] == {"name": "Ann", "souvenirs": {"mugs": 1, "clothes": 0, "postcards": 0,

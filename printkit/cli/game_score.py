@@ -19,6 +19,7 @@ import click
 
 from printkit.cli.common import PATH_SHOWN, show_score
 from printkit.cli.turns_cmd import saved_game
+from printkit.errors import PrintkitError
 from printkit.model.names import shorten
 
 if TYPE_CHECKING:
@@ -122,8 +123,12 @@ def _enter_missing(saved: Saved[Game], game: Game, path: str) -> Game:
 
     m = load_map(game.map.source)
     click.echo(f"Scoring {game.mode} game {game.id} on the {shorten(m.name)} map. Each question shows the allowed range.")
-    for who in missing_marks(game):
-        table = enter_player(m, game.mode, who, game.finished.get(who) if game.dice else None)
+    for done, who in enumerate(missing_marks(game)):
+        try:
+            table = enter_player(m, game.mode, who, game.finished.get(who) if game.dice else None)
+        except PrintkitError as exc:  # input ended: the players typed before this one are in the file
+            kept = f"; {who}'s marks were not saved, the players before are" if done else ""
+            raise PrintkitError(str(exc).replace("; nothing was saved", kept or "; nothing was saved")) from None
         with saved.changing() as box:
             set_marks(box.value, who, Marks("typed", table), [])
         click.echo(f"Saved {who}'s marks in {shorten(path, PATH_SHOWN)}.", err=True)
