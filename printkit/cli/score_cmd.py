@@ -58,6 +58,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
         if "players" in doc or "cities" not in doc:
             if save:
                 raise click.UsageError("--save is for marks typed in; this game is already a file")
+            _warn_unsure(path)
             show_score(*registry.score_document(doc, str(path), path.parent), as_json=as_json)
             return
         map_value = str(path.resolve())
@@ -71,6 +72,20 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
     if save:
         output_path(save, "'--save'", [gamefile])
     _score_entered(map_value, save, as_json)
+
+
+def _warn_unsure(path: Path) -> None:
+    """A one-line warning when the game file still carries the unsure reads ``printkit scan --save`` listed."""
+    from printkit.scan.game import UNSURE_HEADER
+
+    try:
+        with path.open(encoding="utf-8", errors="replace") as f:
+            head = f.read(len(UNSURE_HEADER))
+    except OSError:
+        return
+    if head == UNSURE_HEADER:
+        click.echo(f"Warning: {shown_path(str(path))} still lists the unsure reads printkit scan left in it: check "
+                   "each one, correct the file, then delete those comments", err=True)
 
 
 def _is_file(path: Path) -> bool:
