@@ -81,7 +81,7 @@ def read_rate(sheets: list[tuple[str, bytes, dict[str, object], int]]) -> float:
     return len(sheets) / (time.perf_counter() - start)
 
 
-def blank_pages() -> dict[tuple[str, str], object]:
+def blank_pages() -> dict[tuple[str, ...], object]:
     """Each map and paper's fields and its page rendered at PAGE_DPI."""
     pages = {}
     for map_id in MAPS:
@@ -94,7 +94,7 @@ def blank_pages() -> dict[tuple[str, str], object]:
 
 def classes(games: int, seed: int, only: str | None, verbose: bool) -> int:
     """The hard classes (benchmarks/scan_classes.py): exact, flagged, error, silently wrong each; 1 if any is silently wrong."""
-    from scan_classes import CLASSES, run_class
+    from scan_classes import CLASSES, run_class, run_duplicates
 
     pages = blank_pages()
     print(f"{'class':48} exact flagged error silently-wrong")
@@ -104,6 +104,13 @@ def classes(games: int, seed: int, only: str | None, verbose: bool) -> int:
             continue
         t0 = time.perf_counter()
         c = run_class(name, games, seed, pages, MAPS, PAPERS, PAGE_DPI, verbose)
+        silent += c["silently wrong"]
+        print(f"{name:48} {c['exact']:5} {c['flagged']:7} {c['error']:5} {c['silently wrong']:14}"
+              f"   ({time.perf_counter() - t0:.0f} s)", flush=True)
+    name = "a sheet photographed twice (games)"
+    if not only or only in name:
+        t0 = time.perf_counter()
+        c = run_duplicates(games, seed, pages, MAPS, PAGE_DPI, verbose)
         silent += c["silently wrong"]
         print(f"{name:48} {c['exact']:5} {c['flagged']:7} {c['error']:5} {c['silently wrong']:14}"
               f"   ({time.perf_counter() - t0:.0f} s)", flush=True)

@@ -133,3 +133,48 @@ def run_class(name: str, games: int, seed: int, pages: dict[tuple[str, str], Any
             print(f"    {verdict}: {map_id}/{paper} wrong {sorted(wrong_fields(s, truth))}; "
                   f"unsure {[u.message for u in s.uncertain][:4]}")
     return counts
+
+
+def run_duplicates(games: int, seed: int, pages: dict[tuple[str, str], Any], maps: tuple[str, ...],
+                   page_dpi: int, verbose: bool = False) -> dict[str, int]:
+    """Two-player games whose first sheet is photographed twice: counted once (or refused), never a third player."""
+    from printkit import registry
+    from printkit.loading.maps import load_map
+    from printkit.scan.images import raw_image
+    from printkit.scan.run import unique
+
+    rng = random.Random(seed)
+    counts = {"exact": 0, "flagged": 0, "error": 0, "silently wrong": 0}
+    for k in range(games):
+        map_id = maps[k % len(maps)]
+        sheet = registry.build_sheet("map", map_id, ["Ann", "Bo"], "a4")
+        assert sheet.geometry is not None
+        fields = sheet.geometry.fields
+        raws = list(pages[map_id, "a4", "pack"]) if (map_id, "a4", "pack") in pages else None
+        if raws is None:
+            from printkit.backends.pdf import render_pdf
+            from printkit.backends.png import rasterise
+
+            raws = pages[map_id, "a4", "pack"] = list(rasterise(render_pdf(sheet.document), page_dpi, rgb=False))
+        reads, truths = [], []
+        for player in (0, 1):
+            filled, truth = sim.random_game(load_map(map_id), fields, rng)
+            image = raw_image(*raws[player])
+            sim.fill(image, page_dpi / 72, fields, filled, sim.Pen("blue", 0.6, 0.6), rng)
+            for _ in range(2 if player == 0 else 1):
+                data = capture(image, page_dpi, _phone(rng), rng)
+                picture = decode_image(data)
+                assert picture is not None
+                try:
+                    reads.append(read_sheet(picture, PageSource(Path(f"dup-{k}-{len(reads)}"))))
+                    truths.append(truth)
+                except ScanError:
+                    pass
+        kept, refused, _ = unique(reads)
+        verdicts = [judge(s, truths[reads.index(s)]) for s in kept]
+        verdict = "silently wrong" if len(kept) > 2 or "silently wrong" in verdicts else "error" if refused or \
+            len(kept) < 2 else "flagged" if "flagged" in verdicts else "exact"
+        counts[verdict] += 1
+        if verbose and verdict != "exact":
+            print(f"    {verdict}: {map_id}: {len(kept)} players kept, {len(refused)} refused")
+    return counts

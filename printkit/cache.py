@@ -27,6 +27,7 @@ from collections.abc import Callable, Iterable
 from typing import TypeVar
 
 from printkit import __version__
+from printkit.errors import PrintkitWarning
 
 T = TypeVar("T")
 
@@ -100,7 +101,7 @@ def _seal(body: bytes) -> bytes:
     return blake2b(body, digest_size=DIGEST_SIZE).hexdigest().encode()
 
 
-class CacheIgnored(UserWarning):
+class CacheIgnored(PrintkitWarning):
     """The cache folder is not the user's own, so it is not used (said once per process)."""
 
 

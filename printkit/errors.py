@@ -104,3 +104,7 @@ class InputError(RuleError):
 def corrupt_state(source: str, where: str, expected: str) -> StateError:
     """``<file>: state file is corrupt (<field>: expected <what>); it was left untouched``."""
     return StateError(f"{source}: state file is corrupt ({where}: expected {expected}); it was left untouched")
+
+
+class PrintkitWarning(UserWarning):
+    """Something the user should know that does not stop the command (the CLI prints ``Warning: ...``)."""

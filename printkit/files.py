@@ -225,8 +225,10 @@ SYNC_WORKERS = 8  # a pack's temp files written and fsynced this many at a time:
 def _write_temps(files: Iterator[tuple[FilePath, bytes]], temps: list[tuple[str, FilePath]]) -> None:
     """Append each file's fsynced temp to ``temps``, in order; several files are written at once.
 
-    A failure (or an error while ``files`` yields) waits for the writes under way, so every
-    temp file written is in ``temps`` for the caller to remove.
+    A failure (an error while ``files`` yields, Ctrl-C, SIGTERM) puts every temp file written
+    so far in ``temps`` for the caller to remove; a write still under way, or handed over and
+    not begun, removes its own temp (or writes none). Nothing depends on the main thread
+    noting a write it handed over: an interruption between the two loses no temp file.
     """
     first = next(files, None)
     if first is None:
@@ -235,9 +237,24 @@ def _write_temps(files: Iterator[tuple[FilePath, bytes]], temps: list[tuple[str,
     if second is None:
         temps.append((write_temp(*first), first[0]))
         return
+    import threading
     from concurrent.futures import Future, ThreadPoolExecutor
 
     pending: deque[tuple[Future[str], FilePath]] = deque()
+    made: list[tuple[str, FilePath]] = []  # every temp written and kept, in the order written
+    lock = threading.Lock()
+    failed = threading.Event()
+
+    def write(target: FilePath, data: bytes) -> str:
+        if failed.is_set():
+            return ""
+        tmp = write_temp(target, data)
+        with lock:
+            if failed.is_set():  # the caller has cleaned up already: this temp is this thread's to remove
+                _unlink_all([tmp])
+            else:
+                made.append((tmp, target))
+        return tmp
 
     def collect() -> None:
         future, target = pending.popleft()
@@ -246,15 +263,15 @@ def _write_temps(files: Iterator[tuple[FilePath, bytes]], temps: list[tuple[str,
     with ThreadPoolExecutor(max_workers=SYNC_WORKERS) as pool:
         try:
             for target, data in itertools.chain((first, second), files):
-                pending.append((pool.submit(write_temp, target, data), target))
+                pending.append((pool.submit(write, target, data), target))
                 while len(pending) > SYNC_WORKERS:
                     collect()
             while pending:
                 collect()
         except BaseException:
-            while pending:
-                with contextlib.suppress(BaseException):
-                    collect()
+            with lock:
+                failed.set()
+                temps[:] = made
             raise
 
 

@@ -28,6 +28,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -199,6 +200,11 @@ def _environment(root: Path) -> dict[str, str]:
     }
 
 
+SPAWNING = threading.Lock()
+"""Held while a block's ``printkit`` script is written and while a command is started, so that no child
+process forked by another thread holds the script open for writing when it is run."""
+
+
 def _prepare(root: Path) -> Path:
     """Make HOME, the working folder (a copy of docs/examples) and a ``printkit`` script; return the folder."""
     work = root / SHOWN_HOME.lstrip("/") / WORK
@@ -207,8 +213,9 @@ def _prepare(root: Path) -> Path:
     bin_dir.mkdir()
     script = bin_dir / "printkit"  # what the console script runs, run by this interpreter
     lines = [f"#!{sys.executable}", "import sys", "from printkit.cli import main", "sys.exit(main())"]
-    script.write_text("\n".join(lines) + "\n", encoding="utf-8")
-    script.chmod(0o755)
+    with SPAWNING:  # no other thread forks while the script is open for writing (exec would fail: ETXTBSY)
+        script.write_text("\n".join(lines) + "\n", encoding="utf-8")
+        script.chmod(0o755)
     return work
 
 
@@ -220,12 +227,17 @@ def run_block(block: Block) -> list[Outcome]:
         env = _environment(root)
         outcomes = []
         for step in block.steps:
-            done = subprocess.run(
-                ["bash", "-c", step.command], cwd=work, env=env, stdin=subprocess.DEVNULL,
-                stdout=subprocess.PIPE, stderr=subprocess.STDOUT, timeout=TIMEOUT, check=False,
-            )
-            text = done.stdout.decode("utf-8", errors="replace").replace(str(root), "")
-            outcomes.append(Outcome(step, tuple(text.splitlines()), done.returncode))
+            with SPAWNING:
+                child = subprocess.Popen(["bash", "-c", step.command], cwd=work, env=env, stdin=subprocess.DEVNULL,
+                                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+            with child:
+                try:
+                    out, _ = child.communicate(timeout=TIMEOUT)
+                except subprocess.TimeoutExpired:
+                    child.kill()
+                    raise
+            text = out.decode("utf-8", errors="replace").replace(str(root), "")
+            outcomes.append(Outcome(step, tuple(text.splitlines()), child.returncode))
         return outcomes
 
 

@@ -61,7 +61,8 @@ def inside(inner: tuple[float, ...], outer: list[float], tol: float) -> bool:
 def test_the_json_has_the_documented_shape(map_id: str, paper: str) -> None:
     _, f = rendered(map_id, paper)
     m = load_map(map_id)
-    assert set(f) == {"sheet", "cities", "routes", "boxes", "markers", "qr"}  # the last two: printkit scan
+    assert set(f) == {"sheet", "cities", "routes", "boxes", "markers", "qr", "start"}  # markers, qr: printkit scan
+    assert len(f["start"]["rect"]) == 4  # the Start line: the fillable sheet's start field
     assert set(f["sheet"]) == {"kind", "map", "paper", "width", "height", "layout"}
     assert (f["sheet"]["kind"], f["sheet"]["map"], f["sheet"]["paper"]) == ("map", m.id, paper)
     assert f["sheet"]["width"] > f["sheet"]["height"]  # landscape

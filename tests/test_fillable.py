@@ -187,10 +187,13 @@ def test_a_12_page_party_file_is_one_game(tmp_path: Path) -> None:
 
 def test_the_field_names_are_the_box_ids_and_a_pack_prefixes_the_page() -> None:
     pdf, fields = blank("us", "a4", ())
-    single = set(pypdf.PdfReader(io.BytesIO(pdf)).get_fields() or {})
-    assert single == {b for b, _ in tick_boxes(fields)} | {"name", "sheet"}
+    found = pypdf.PdfReader(io.BytesIO(pdf)).get_fields() or {}
+    single = set(found)
+    written = {b.id for b in fields.boxes if b.id.startswith(("score.", "total"))}
+    assert written == {"score.collect", "score.sights", "score.regions", "score.iconic", "score.speed", "total"}
+    assert single == {b for b, _ in tick_boxes(fields)} | written | {"name", "start", "sheet"}
     assert "iconic.4" in single and "regions.west" in single and "speed" in single
-    assert not any(n.startswith("score.") or n == "total" for n in single)
+    assert {n for n in single if found[n]["/FT"] == "/Tx"} == written | {"name", "start", "sheet"}
     pack = set(pypdf.PdfReader(io.BytesIO(blank("us", "a4", ("Ann", "Bo", "Cy"))[0])).get_fields() or {})
     assert pack == {f"p{k}.{n}" for k in (1, 2, 3) for n in single}
 
@@ -339,3 +342,218 @@ def test_a_stroke_along_no_route_is_reported_not_guessed(tmp_path: Path) -> None
     code, _, err = _scan_one(tmp_path, _edited(_started(), stroke=[(300.0, 560.0), (330.0, 566.0)]))
     assert code == 3 and err == "Unsure: Sheet 1: pen stroke 2 (300,560 to 330,566 pt from the top left) runs " \
         "along no route: check what it means\n"
+
+
+def _widget_dicts(pdf: bytes, page: int = 0) -> dict[str, Any]:
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    return {str(a.get_object()["/T"]): a.get_object() for a in reader.pages[page]["/Annots"]}
+
+
+@pytest.mark.parametrize("map_id", ["world", "south-america"])
+def test_every_field_has_a_tooltip_naming_it(map_id: str) -> None:
+    pdf, fields = blank(map_id, "a4", ())
+    widgets = _widget_dicts(pdf)
+    assert all(str(w.get("/TU", "")).strip() for w in widgets.values())
+    tips = {name: str(w["/TU"]) for name, w in widgets.items()}
+    assert tips["name"] == "Player name" and tips["start"] == "Starting city (its name as on the map)"
+    assert tips["total"] == "Total points" and tips["score.collect"] == "Points: collect"
+    assert tips["score.speed"] == "Points: speed bonus"
+    if map_id == "world":
+        assert tips["souvenirs.mugs.1"] == "Collect: mugs, box 1" and tips["sights.food.3"] == "Sights: food, box 3"
+        assert tips["regions.north-america"] == "Region: North America"
+    else:
+        assert tips["animals.pink-dolphin.1"] == "Animals: pink dolphin, box 1"
+        assert tips["first_rare.pink-dolphin"] == "Marked first: pink dolphin"
+        assert tips["score.rare"] == "Points: rare" and tips["regions.southern-cone"] == "Region: Southern Cone"
+    assert len(set(tips.values())) == len(tips)  # no two fields read alike
+
+
+def test_the_start_line_and_the_write_in_boxes_are_fields_over_their_boxes() -> None:
+    from printkit.sheets.fields import dumps, loads
+
+    sheet = registry.build_sheet("map", "world", ["Ann"], "a4")
+    assert sheet.geometry is not None and sheet.geometry.start is not None
+    x0, y0, x1, y1 = sheet.geometry.start
+    assert loads(dumps(sheet.geometry)).start == sheet.geometry.start
+    assert '"start": {\n  "rect": [' in dumps(sheet.geometry)
+    height = sheet.document.height
+    widgets = _widget_dicts(render_pdf(fillable(sheet).document))
+    rect = [float(v) for v in widgets["start"]["/Rect"]]
+    assert [round(v, 2) for v in rect] == [x0, round(height - y1, 2), x1, round(height - y0, 2)]
+    assert 150 < x1 - x0 < 250 and 10 < y1 - y0 < 16  # the line beside "Start:", a line of type tall
+    for box in (b for b in sheet.geometry.fields.boxes if b.id.startswith(("score.", "total"))):
+        rect = [round(float(v), 2) for v in widgets[box.id]["/Rect"]]
+        assert rect == [box.rect[0], round(height - box.rect[3], 2), box.rect[2], round(height - box.rect[1], 2)]
+
+
+LONG = "Wolfeschlegelsteinhausenberg Maximiliana"  # 40 characters, wide ones
+
+
+def _name_ink(pdf: bytes) -> tuple[Any, tuple[float, float, float, float]]:
+    """The page as a PDF app draws it (fields too) at 4 px/pt, and the name field's rect (top-left points)."""
+    import pypdfium2 as pdfium
+
+    widget = _widget_dicts(pdf)["name"]
+    x0, y0, x1, y1 = (float(v) for v in widget["/Rect"])
+    doc = pdfium.PdfDocument(pdf)
+    doc.init_forms()
+    page = doc[0]
+    height = page.get_height()
+    image = page.render(scale=4, may_draw_forms=True).to_pil().convert("L")
+    return image, (x0, height - y1, x1, height - y0)
+
+
+def _dark_columns(image: Any, rect: tuple[float, float, float, float]) -> list[int]:
+    x0, y0, x1, y1 = (round(v * 4) for v in rect)
+    crop = image.crop((x0, y0 + 2, x1, y1 - 2))
+    data = crop.load()
+    return [x for x in range(crop.width) if any(data[x, y] < 128 for y in range(crop.height))]
+
+
+def test_the_name_field_is_auto_sized_so_a_40_character_name_is_not_clipped() -> None:
+    from reportlab.pdfbase.pdfmetrics import stringWidth
+
+    assert len(LONG) == 40
+    pdf, _ = blank("world", "a4", (LONG,))
+    widget = _widget_dicts(pdf)["name"]
+    assert " 0 Tf" in str(widget["/DA"]) and str(widget["/V"]) == LONG
+    form = pypdf.PdfReader(io.BytesIO(pdf)).trailer["/Root"]["/AcroForm"]
+    assert form["/NeedAppearances"].value is True and "/Helv" in form["/DR"]["/Font"]
+    image, rect = _name_ink(pdf)
+    width = rect[2] - rect[0]
+    assert stringWidth(LONG, "Helvetica", 11) > width  # at the old fixed 11 pt it was cut
+    ink = _dark_columns(image, rect)
+    assert ink and ink[-1] < (width - 1) * 4  # the last letter is drawn before the field's edge, not cut by it
+    assert ink[-1] - ink[0] > 0.8 * width * 4  # and the name is set large enough to fill most of the field
+    # typed on a tablet into a blank sheet's field: the app sizes it the same way
+    typed = tablet(blank("world", "a4", ())[0], [sim.Filled()], values={"name": LONG})
+    ink = _dark_columns(*_name_ink(typed))
+    assert ink and ink[-1] < (width - 1) * 4 and ink[-1] - ink[0] > 0.8 * width * 4
+
+
+def _font_names(pdf: bytes) -> set[str]:
+    reader = pypdf.PdfReader(io.BytesIO(pdf))
+    names: set[str] = set()
+    for page in reader.pages:
+        resources = page["/Resources"]
+        for form in (resources.get("/XObject") or {}).values():
+            for font in (form.get_object()["/Resources"].get("/Font") or {}).values():
+                names.add(str(font.get_object()["/BaseFont"]))
+        for font in (resources.get("/Font") or {}).values():
+            names.add(str(font.get_object()["/BaseFont"]))
+    return {n.lstrip("/") for n in names if "+" in n}
+
+
+def _tags(names: list[str]) -> dict[str, str]:
+    """Font name -> its subset tag, in the map sheet of these players."""
+    found = _font_names(render_pdf(registry.build_sheet("map", "europe", names, "a4").document))
+    return {n.split("+")[1]: n.split("+")[0] for n in found}
+
+
+def test_each_embedded_font_subset_has_its_own_stable_tag() -> None:
+    import re
+
+    tags = _tags(["Zoë"])
+    assert tags == _tags(["Zoë"])  # the same inputs, the same tags
+    assert sorted(tags) == ["OpenSans", "OpenSans-Bold"] and tags["OpenSans"] != tags["OpenSans-Bold"]
+    assert all(re.fullmatch("[A-Z]{6}", t) for t in tags.values()) and "AAAAAA" not in tags.values()
+    other = _tags(["Łukasz"])  # the name is bold: another bold subset, the same regular one
+    assert other["OpenSans-Bold"] != tags["OpenSans-Bold"] and other["OpenSans"] == tags["OpenSans"]
+
+
+@pytest.mark.parametrize("paper", ["a4", "letter"])
+def test_the_scan_marks_sit_at_least_6_5_mm_from_every_edge(paper: str, tmp_path: Path) -> None:
+    from printkit.sheets.identity import EDGE_CLEAR
+
+    assert round(EDGE_CLEAR, 2) == 18.43
+    for map_id in MAPS:
+        out = tmp_path / f"{map_id}.json"
+        assert run("render", "map", map_id, "--paper", paper, "--fields", str(out), "-o",
+                   str(tmp_path / f"{map_id}.pdf"))[0] == 0
+        doc = json.loads(out.read_text())
+        width, height = doc["sheet"]["width"], doc["sheet"]["height"]
+        rects = [k["rect"] for k in doc["markers"]] + [doc["qr"]["rect"]]
+        assert len(rects) == 5
+        for x0, y0, x1, y1 in rects:
+            assert min(x0, y0, width - x1, height - y1) >= 18.43, (map_id, x0, y0, x1, y1)
+
+
+def _plain_upper(name: str) -> str:
+    import unicodedata
+
+    return "".join(ch for ch in unicodedata.normalize("NFKD", name) if not unicodedata.combining(ch)).upper()
+
+
+@lru_cache(maxsize=None)
+def _solo(map_id: str, seed: int) -> tuple[sim.Filled, dict[str, Any]]:
+    """A legal solo sheet whose trip starts at the end that, unstarred, would not be read as its start
+    (the scan takes the end with the first id when no star tells)."""
+    for k in range(seed, seed + 40):
+        filled, truth = game(map_id, "a4", ("Ann",), seed=k)[0]
+        route = truth["route"]
+        if len(route) > 3 and route[0] > route[-1]:
+            return filled, truth
+    raise AssertionError("no such trip among 40 seeds")
+
+
+def _scan_typed(tmp_path: Path, filled: sim.Filled, values: dict[str, str], map_id: str = "world") -> Any:
+    pdf = tablet(blank(map_id, "a4", ())[0], [filled], seed=3, values=values)
+    return scan_game(read_pdf(pdf, tmp_path))
+
+
+@pytest.mark.parametrize("map_id", ["world", "south-america"])
+def test_a_typed_start_city_is_the_start_ignoring_case_and_accents(map_id: str, tmp_path: Path) -> None:
+    from dataclasses import replace
+
+    filled, truth = _solo(map_id, 30)
+    m = load_map(map_id)
+    start = m.city(truth["route"][0])
+    unstarred = replace(filled, start=None)
+    lost = _scan_typed(tmp_path, unstarred, {}, map_id)
+    assert lost.doc["players"][0].get("route", [None])[0] != start.id  # no star, no typed start: not known
+    typed = f"  {_plain_upper(start.name)} "
+    scanned = _scan_typed(tmp_path, unstarred, {"start": typed}, map_id)
+    assert scanned.uncertain == ()
+    route = scanned.doc["players"][0]["route"]
+    assert route[0] == start.id and edges(route) == edges(truth["route"])
+
+
+def test_a_typed_start_that_disagrees_or_is_no_city_is_unsure(tmp_path: Path) -> None:
+    filled, truth = _solo("world", 30)
+    m = load_map("world")
+    start = m.city(truth["route"][0])
+    other = next(c for c in m.cities if c.id not in truth["route"])
+    scanned = _scan_typed(tmp_path, filled, {"start": other.name.lower()})
+    assert f"start: {other.name} typed, but the star is drawn at {start.name}" in \
+        [u.message for _, u in scanned.uncertain]
+    assert scanned.doc["players"][0]["route"][0] == start.id  # the drawn star still reads as drawn
+    scanned = _scan_typed(tmp_path, filled, {"start": "Atlantis"})
+    assert [u.message for _, u in scanned.uncertain] == [
+        f"start: the typed city 'Atlantis' is no city of {m.name}; check it"]
+
+
+def test_typed_points_are_checked_against_the_scans_own_score(tmp_path: Path) -> None:
+    filled, truth = _solo("world", 30)
+    want, _ = registry.score_document(truth_doc("world", ("Ann",), [truth]), "truth", Path("."))
+    player = want.players[0]
+    points = {s.key: s.points for s in player.sections}
+    right = {"score.collect": str(points["collect"]), "score.sights": str(points["explore"]),
+             "score.regions": str(points["regions"]), "score.speed": str(points["speed"]), "total": str(player.total)}
+    scanned = _scan_typed(tmp_path, filled, right)
+    assert scanned.uncertain == () and scanned.score.players[0].total == player.total
+    wrong = {**right, "score.collect": str(points["collect"] + 2), "total": str(player.total + 7),
+             "score.regions": "lots"}
+    scanned = _scan_typed(tmp_path, filled, wrong)
+    assert [u.message for _, u in scanned.uncertain] == [
+        "score.regions: the typed 'lots' is not a number of points",
+        f"score.collect: {points['collect'] + 2} typed, but the sheet's marks score {points['collect']}",
+        f"total: {player.total + 7} typed, but the sheet's marks score {player.total}"]
+    assert scanned.score.players[0].total == player.total  # the scan's own score stands
+
+
+def test_a_typed_city_name_matches_ignoring_case_accents_and_spacing() -> None:
+    from printkit.scan.typed import typed_start
+
+    m = load_map("south-america")
+    assert [typed_start(m, t) for t in ("  SAO   paulo ", "São Paulo", "sao-paulo", "Bogotá", "bogota", "", "Sao")] \
+        == ["sao-paulo", "sao-paulo", "sao-paulo", "bogota", "bogota", None, None]

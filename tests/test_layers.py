@@ -49,6 +49,7 @@ ALLOWED: dict[str, set[str]] = {
     "printkit.scan": {"printkit.model", "printkit.loading", "printkit.rules", "printkit.layout",
                       "printkit.sheets", "printkit.backends", "printkit.present", "printkit.files",
                       "printkit.resources", "printkit.registry"},
+    "printkit.history": {"printkit.model", "printkit.rules", "printkit.files", "printkit.cache"},
 }
 SHELL = {"printkit.cli", "printkit.__main__"}  # the command line and ``python -m printkit``: may import everything
 for _shell in SHELL:
@@ -64,6 +65,7 @@ OWNERS = {
     "numpy": {"printkit.scan"},
     "zxingcpp": {"printkit.scan"},
     "pypdf": {"printkit.scan.form"},
+    "sqlite3": {"printkit.history"},
 }
 REGISTRY = "printkit.registry"  # the one module that imports by name
 NAMED_ONLY: dict[str, re.Pattern[str]] = {REGISTRY: re.compile(r"printkit\.cli\.\w+_cmd")}

@@ -51,9 +51,9 @@ def test_speed_bonus_and_total_end_the_flow_at_the_bottom_right(map_id: str, pap
     speed = find_text(items, "Speed bonus")
     (frame,) = [i for i in items if isinstance(i, Rect) and i.x < total.x < i.x + i.w
                 and i.y < total.y < i.y + i.h and i.style.width == 1.4]
-    # the TOTAL box closes the last column: flush with the right and bottom margins
+    # the TOTAL box closes the last column: flush with the right margin and the foot (clear of the corner marker)
     assert frame.x + frame.w == pytest.approx(area.right, abs=0.01)
-    assert frame.y + frame.h == pytest.approx(area.bottom, abs=0.01)
+    assert frame.y + frame.h == pytest.approx(area.bottom - mapsheet.CORNER_ROOM, abs=0.01)
     # Speed bonus sits right above it, in the same column (its tick, the solo rule, two rows of turn boxes)
     assert speed.x == frame.x and 0 < frame.y - speed.y < 135
     turns = [i for i in items if isinstance(i, Rect) and speed.y < i.y < frame.y and i.x >= frame.x - 0.01]

@@ -19,7 +19,7 @@ def wheel(tmp_path_factory: pytest.TempPathFactory) -> zipfile.ZipFile:
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--no-build-isolation", "-q", "-w", str(out), str(ROOT)],
         check=True,
     )
-    (built,) = out.glob("printkit-*.whl")
+    (built,) = out.glob("printkit_travel-*.whl")
     return zipfile.ZipFile(built)
 
 

@@ -75,7 +75,7 @@ def test_the_help_lists_the_core_commands_then_the_registrys_companions() -> Non
                           ["host", "Write an offline host screen (HTML)."],
                           ["abby", "Play Globetrotting solo against Abby."],
                           ["wereldsteden", "Deal Wereldsteden winning tiles."]]
-    assert [name for name, _ in rows[:4]] == ["maps", "render", "score", "scan"] and rows[4:] == companions
+    assert [name for name, _ in rows[:5]] == ["maps", "render", "score", "scan", "history"] and rows[5:] == companions
     ctx = click.Context(cli)
     for command in registry.companion_commands():
         loaded = cli.get_command(ctx, command.name)

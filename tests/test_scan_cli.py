@@ -124,7 +124,7 @@ def test_without_the_scan_extra_it_says_how_to_install(monkeypatch: pytest.Monke
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "cv2" else real(name, *a))
     code, out, err = run(str(FIXTURE))
     assert (code, out) == (1, "")
-    assert err == 'Error: printkit scan needs OpenCV, numpy, zxing-cpp and pypdf: pip install "printkit[scan]"\n'
+    assert err == 'Error: printkit scan needs OpenCV, numpy, zxing-cpp and pypdf: pip install "printkit-travel[scan]"\n'
 
 
 def test_bad_pages_are_named_and_the_others_still_read(tmp_path: Path, party_pdf: Path) -> None:

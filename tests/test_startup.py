@@ -18,7 +18,7 @@ ROOT = Path(__file__).resolve().parents[1]
 HEAVY = [
     "reportlab", "svgwrite", "fontTools", "jinja2", "pypdf", "pypdfium2", "pdfplumber", "PIL",
     "tomllib", "fractions", "decimal", "printkit.loading.maps", "printkit.model.maps", "printkit.layout",
-    "cv2", "numpy", "zxingcpp", "segno", "printkit.scan",
+    "cv2", "numpy", "zxingcpp", "segno", "printkit.scan", "sqlite3", "printkit.history",
 ]
 SCAN = ["cv2", "numpy", "zxingcpp", "printkit.scan"]
 LIGHT_PATH_OFF = ["pathlib", "urllib", "ipaddress", "tempfile", "encodings.utf_8_sig"]

@@ -8,12 +8,13 @@ scaled into place. reportlab's invariant mode makes the bytes reproducible.
 from __future__ import annotations
 
 import io
+import re
 from collections.abc import Callable, Iterable, Sequence
 
 from reportlab import rl_config
 from reportlab.lib.colors import Color, HexColor, toColor
 from reportlab.lib.rl_accel import fp_str
-from reportlab.pdfbase import pdfmetrics
+from reportlab.pdfbase import pdfdoc, pdfmetrics
 from reportlab.pdfbase.ttfonts import TTFont
 from reportlab.pdfgen.canvas import Canvas
 from reportlab.pdfgen.pathobject import PDFPathObject
@@ -41,6 +42,43 @@ rl_config.useA85 = 0  # streams are Flate only: ASCII85 made them 13% bigger and
 
 _FONT_NAMES: dict[FontWeight, str] = {"regular": "PrintkitSans", "bold": "PrintkitSans-Bold"}
 _INK = "#000000"  # in a symbol, black means "the icon's colour"
+
+
+_FACES: dict[FontWeight, bytes] = {"regular": b"OpenSans", "bold": b"OpenSans-Bold"}
+"""The PostScript names of the shipped faces, as a PDF's font dictionaries give them."""
+_SUBSET_NAME = re.compile(rb"/(BaseFont|FontName) /([A-Z]{6})\+([A-Za-z0-9-]+)")
+"""A subset font's name where the file's font dictionaries give it (``/BaseFont /AAAAAA+OpenSans``)."""
+
+
+def subset_tag(face: bytes, chars: str, index: int) -> bytes:
+    """The six capital letters before a subset's ``+``: a digest of the face's name, the text it draws, its index.
+
+    The PDF reference asks for a tag that differs between subsets (imposing
+    several PDFs in one job must not mix them up); the same face and text give
+    the same tag, so the bytes stay reproducible.
+    """
+    import hashlib  # here: only a PDF with text needs it
+
+    digest = hashlib.sha256(b"\0".join((face, chars.encode("utf-8"), str(index).encode()))).digest()
+    return bytes(ord("A") + b % 26 for b in digest[:6])
+
+
+def _tagged(pdf: bytes, document: Document) -> bytes:
+    """``pdf`` with each font subset's numbered tag (reportlab writes ``AAAAAA+`` for every font's first) replaced.
+
+    The new tag has the same length, so every byte offset in the file stays right.
+    """
+    items = [*(i for page in document.pages for i in page.items), *(i for f in document.forms for i in f.items)]
+    texts = [item for item in items if isinstance(item, Text)]
+    chars = {_FACES[w]: "".join(sorted({ch for t in texts if t.weight == w for ch in t.text})) for w in _FACES}
+    every = "".join(sorted({ch for t in texts for ch in t.text}))
+
+    def tag(found: re.Match[bytes]) -> bytes:
+        key, number, face = found[1], found[2], found[3]
+        index = sum((ch - ord("A")) * 26**k for k, ch in enumerate(reversed(number)))
+        return b"/%s /%s+%s" % (key, subset_tag(face, chars.get(face, every), index), face)
+
+    return _SUBSET_NAME.sub(tag, pdf)
 
 
 def _register_fonts() -> None:
@@ -212,23 +250,35 @@ def _draw_cells(painter: _Painter, item: Cells) -> None:
         c.restoreState()
 
 
-FIELD_TEXT = 11.0
-"""Size of a text field's type (the form's standard Helvetica)."""
+FIELD_TEXT = 0
+"""Size of a text field's type: 0, auto-sized (the whole typed text fits the field), in the form's Helvetica.
+
+reportlab puts only the standard 14 fonts in a form's ``/DR`` resources; the
+sheet's Open Sans is embedded as subsets of the characters the page prints,
+which could not show what a player types. See docs/render.md.
+"""
 
 
 def _form_field(c: Canvas, f: FormField, height: float) -> None:
-    """One AcroForm field: a check box (states /Yes and /Off) centred in its box, or a text field."""
+    """One AcroForm field: a check box (states /Yes and /Off) centred in its box, or a text field (auto-sized).
+
+    A form with text fields asks the PDF app to draw them (``/NeedAppearances``):
+    reportlab draws an auto-sized field's value at size 0, and the app sizes it.
+    """
     form = c.acroForm
+    tooltip = f.tooltip or None
     if f.kind == "checkbox":
         size = min(f.w, f.h)
         form.checkbox(name=f.name, x=f.x + (f.w - size) / 2, y=height - f.y - (f.h + size) / 2, size=size,
                       buttonStyle="check", fillColor=None, borderColor=None, borderWidth=0, textColor=None,
-                      fieldFlags="", annotationFlags="print")
+                      fieldFlags="", annotationFlags="print", tooltip=tooltip)
     else:
         form.textfield(name=f.name, value=f.value, x=f.x, y=height - f.y - f.h, width=f.w, height=f.h,
                        fillColor=None, borderColor=None, borderWidth=0, fontName="Helvetica",
                        fontSize=FIELD_TEXT, maxlen=200, fieldFlags="readOnly" if f.hidden else "",
-                       annotationFlags="hidden" if f.hidden else "print")
+                       annotationFlags="hidden" if f.hidden else "print", tooltip=tooltip)
+        if not f.hidden:
+            form.extras["NeedAppearances"] = pdfdoc.PDFtrue
 
 
 def render_pdf(document: Document, progress: Callable[[int], None] | None = None) -> bytes:
@@ -270,4 +320,4 @@ def render_pdf(document: Document, progress: Callable[[int], None] | None = None
         if progress is not None:
             progress(1)
     c.save()
-    return buf.getvalue()
+    return _tagged(buf.getvalue(), document)

@@ -60,6 +60,17 @@ def rasterise(
         pdf.close()
 
 
+def page_sizes(pdf_bytes: bytes) -> list[tuple[float, float]]:
+    """Each page's (width, height) in points as :func:`rasterise` draws it, without drawing anything."""
+    import pypdfium2 as pdfium
+
+    pdf = pdfium.PdfDocument(pdf_bytes)
+    try:
+        return [(float(w), float(h)) for w, h in (pdf.get_page_size(k) for k in range(len(pdf)))]
+    finally:
+        pdf.close()
+
+
 class _Buffers:
     """Pixel buffers taken in turn (allocated when first needed): with two, a page is drawn into one
     while the other is still being encoded."""

@@ -10,8 +10,10 @@ console script exits right after) does not walk it all at once either. The
 commands in :data:`COLLECTED` make pages and pictures: the collector is on
 again once their module is loaded; ``render`` turns it on only for a pack of
 more than :data:`PAUSED_PAGES` pages (a sheet or a small pack makes no garbage
-cycles worth a collection before the process ends). This module
-imports only ``gc`` and ``sys``; ``printkit.cli.cli`` (the group) and its
+cycles worth a collection before the process ends). SIGINT and SIGTERM raise
+:class:`KeyboardInterrupt` (:func:`interruptible`), reported by the group as
+``Error: interrupted``. This module imports only ``gc``, ``sys``
+and (in :func:`main`) ``signal``; ``printkit.cli.cli`` (the group) and its
 helpers are loaded from :mod:`printkit.cli.group` on first use.
 """
 
@@ -55,9 +57,52 @@ def resume_collector() -> None:
         gc.enable()
 
 
+class Terminated(KeyboardInterrupt):
+    """``kill`` (SIGTERM), raised in the main thread as Ctrl-C's KeyboardInterrupt is, so every cleanup runs."""
+
+    signal_name = "SIGTERM"
+
+
+def _interrupt(number: int, frame: object) -> None:
+    """Ctrl-C or ``kill``: raise in the main thread; any later signal is ignored, so the cleanup is not cut short."""
+    import signal
+
+    for other in (signal.SIGINT, signal.SIGTERM):
+        signal.signal(other, signal.SIG_IGN)
+    raise Terminated() if number == signal.SIGTERM else KeyboardInterrupt()
+
+
+class interruptible:  # noqa: N801 - used like a function: `with interruptible():`
+    """Run a ``with`` block where SIGINT and SIGTERM raise (unless ignored when it began); then restore them.
+
+    The group reports either as ``Error: interrupted`` (exit 130 or 143), after
+    every write has removed its temp files on the way out.
+    """
+
+    def __enter__(self) -> None:
+        """Install :func:`_interrupt` for each signal still at its default."""
+        import signal
+
+        self.saved: dict[int, Any] = {}
+        for number, default in ((signal.SIGINT, signal.default_int_handler), (signal.SIGTERM, signal.SIG_DFL)):
+            if signal.getsignal(number) is default:
+                try:
+                    signal.signal(number, _interrupt)
+                except ValueError:  # not the main thread: signals stay as they are
+                    return
+                self.saved[number] = default
+
+    def __exit__(self, kind: type[BaseException] | None, exc: BaseException | None, tb: TracebackType | None) -> None:
+        """Put the handlers back as they were."""
+        import signal
+
+        for number, handler in self.saved.items():
+            signal.signal(number, handler)
+
+
 def main(argv: list[str] | None = None) -> Any:
     """Entry point of the ``printkit`` console script."""
-    with collector_paused():
+    with collector_paused(), interruptible():
         from printkit.cli.group import cli
 
         try:

@@ -17,7 +17,8 @@ from typing import TYPE_CHECKING, Any
 import click
 
 from printkit.errors import InputError, UnknownMapError
-from printkit.model.names import duplicate_problem, name_problem, shorten, shown
+from printkit.model.limits import MAX_SEED
+from printkit.model.names import duplicate_problem, name_problem, shorten, shown, typed
 
 if TYPE_CHECKING:
     from pathlib import Path
@@ -30,7 +31,7 @@ def names_option(value: str | None) -> list[str]:
     """Split a comma-separated ``--names`` value, trimming blanks."""
     if not value:
         return []
-    return [n.strip() for n in value.split(",") if n.strip()]
+    return [n.strip() for n in typed(value).split(",") if n.strip()]
 
 
 STDOUT = "-"  # an output option given as '-' writes to stdout
@@ -68,18 +69,31 @@ def output_file(value: str, hint: str, inputs: Iterable[str | os.PathLike[str]] 
 
     os.path, not pathlib: ``--state`` is checked by every companion command (pathlib costs 2.5 ms).
     """
-    from printkit.files import file_mode, path_text
+    from printkit.files import path_text
 
     target = path_text(value)
     folder = os.path.dirname(target) or "."
-    mode = file_mode(folder)
+    mode = _mode(folder, hint)
     if mode is None or not stat.S_ISDIR(mode):
-        raise click.BadParameter(f"folder {shown_path(folder)} does not exist", param_hint=hint)
-    mode = file_mode(target)
+        what = "is not a folder" if mode is not None else "does not exist"
+        raise click.BadParameter(f"folder {shown_path(folder)} {what}", param_hint=hint)
+    mode = _mode(target, hint)
     if mode is not None and stat.S_ISDIR(mode):
         raise click.BadParameter(f"{shown_path(target)} is a folder; give a file name", param_hint=hint)
     not_an_input([target], inputs, hint)
     return target
+
+
+def _mode(path: str, hint: str) -> int | None:
+    """``file_mode(path)``; a path the system refuses to look at (too long, a folder not readable) is a usage error."""
+    from printkit.files import file_mode
+
+    try:
+        return file_mode(path)
+    except OSError as exc:
+        raise click.BadParameter(f"cannot use {shown_path(path)}: {exc.strerror or exc}", param_hint=hint) from None
+    except ValueError:  # an embedded NUL
+        raise click.BadParameter(f"cannot use {shown_path(path)}: not a file name", param_hint=hint) from None
 
 
 def output_path(value: str, hint: str, inputs: Iterable[str | os.PathLike[str]] = ()) -> Path:
@@ -89,7 +103,6 @@ def output_path(value: str, hint: str, inputs: Iterable[str | os.PathLike[str]] 
     return Path(output_file(value, hint, inputs))
 
 
-MAX_SEED = 2**63 - 1  # seeds are 0..2**63-1: what random.Random and a JSON state file keep exactly
 MAX_COUNT = 10**6  # no count, airfare or turn at a table reaches a million: beyond it is a typo
 _DIGITS = 19  # the most digits an integer option reads (MAX_SEED has 19)
 

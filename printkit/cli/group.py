@@ -24,7 +24,7 @@ import click
 
 from printkit import __version__, registry
 from printkit.cli import COLLECTED, resume_collector
-from printkit.errors import PrintkitError
+from printkit.errors import PrintkitError, PrintkitWarning
 
 
 def _maps() -> click.Command:
@@ -51,12 +51,19 @@ def _scan() -> click.Command:
     return scan
 
 
+def _history() -> click.Command:
+    from printkit.cli.history_cmd import history
+
+    return history
+
+
 # the command line's own commands: name -> (its loader, one-line help shown by `printkit --help`)
 CORE: dict[str, tuple[Callable[[], click.Command], str]] = {
     "maps": (_maps, "List, show and validate map files."),
     "render": (_render, "Render map sheets, trackers and score pads."),
     "score": (_score, "Score a finished game and name the winner."),
     "scan": (_scan, "Score photos or scans of filled-in map sheets."),
+    "history": (_history, "List, compare and export the games recorded when scored."),
 }
 COMPANIONS: dict[str, registry.Command] = {command.name: command for command in registry.companion_commands()}
 """The commands the games bring, from the registry, in its order."""
@@ -122,6 +129,49 @@ def is_stdout_error(exc: OSError) -> bool:
     return exc.filename is None and exc.errno in STDOUT_ERRNOS
 
 
+def file_failed(exc: OSError) -> NoReturn:
+    """A file the system refused that no command foresaw (``Error: <file>: <reason>``, exit 1): never a traceback."""
+    from printkit.cli.common import shown_path
+
+    name = exc.filename
+    where = shown_path(os.fsdecode(name)) if isinstance(name, (str, bytes)) else repr(name)
+    click.echo(f"Error: {where}: {exc.strerror or exc}", err=True)
+    raise SystemExit(1) from None
+
+
+INTERRUPTED = {"SIGINT": 130, "SIGTERM": 143}  # 128 + the signal's number, as a shell reports a killed command
+
+
+def interrupted(exc: KeyboardInterrupt) -> NoReturn:
+    """Ctrl-C or ``kill`` (see :func:`printkit.cli.main`): ``Error: interrupted``, exit 130 or 143.
+
+    The command's files are already cleaned up: every write removes its temp
+    files as the interruption passes through it.
+    """
+    click.echo("Error: interrupted", err=True)
+    raise SystemExit(INTERRUPTED[getattr(exc, "signal_name", "SIGINT")]) from None
+
+
+def show_notices() -> None:
+    """Print printkit's own warnings (a cache folder not used, ...) as one ``Warning: ...`` line each on stderr.
+
+    Replacing ``warnings.showwarning`` is the documented way to show warnings
+    otherwise; any other package's warning is shown as Python would.
+    """
+    import warnings
+
+    plain = warnings.showwarning
+
+    def show(message: Warning | str, category: type[Warning], filename: str, lineno: int,
+             file: Any = None, line: str | None = None) -> None:
+        if issubclass(category, PrintkitWarning):
+            click.echo(f"Warning: {message}", err=True)
+        else:
+            plain(message, category, filename, lineno, file, line)
+
+    warnings.showwarning = show
+
+
 class LazyGroup(click.Group):
     """A group whose subcommands are imported only when used, and whose errors are reported in one place."""
 
@@ -136,9 +186,13 @@ class LazyGroup(click.Group):
         except click.ClickException as exc:
             raise clipped(exc) from None
         except OSError as exc:
-            if not is_stdout_error(exc):
+            if is_stdout_error(exc):
+                stdout_failed(exc)
+            if exc.filename is None:
                 raise
-            stdout_failed(exc)
+            file_failed(exc)
+        except KeyboardInterrupt as exc:
+            interrupted(exc)
 
     def make_context(self, info_name: str | None, args: list[str], parent: click.Context | None = None,
                      **extra: Any) -> click.Context:
@@ -154,8 +208,12 @@ class LazyGroup(click.Group):
             click.echo("Error: standard output is closed; printkit prints its results there "
                        "(redirect it to a file or to /dev/null instead)", err=True)
             raise SystemExit(1)
+        from printkit.cli.streams import escaping
+
+        show_notices()
         try:
-            return super().main(*args, **kwargs)
+            with escaping():
+                return super().main(*args, **kwargs)
         except OSError as exc:
             if not is_stdout_error(exc):
                 raise

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterator, Sequence
 from pathlib import Path
@@ -21,6 +22,7 @@ from printkit.cli.common import (
     not_an_input,
     output_path,
     printable_names,
+    shown_path,
 )
 from printkit.model.names import shorten
 from printkit.model.words import plural
@@ -76,19 +78,39 @@ def _options() -> Iterator[None]:
             raise click.BadParameter(exc.detail, param_hint=exc.option) from None
 
 
-def _check(subject: str) -> Check:
-    """Every file a render writes is vetted as every writing option's is: its folder exists, it is not the map."""
+def _check(subject: str, fields: str | None) -> Check:
+    """Every file a render writes is vetted as every writing option's is: its folder exists, it is not the map,
+    and no sheet is the ``--fields`` file (one output never replaces another)."""
     from printkit.render import Check
 
     def outputs(paths: Sequence[Path], option: str) -> None:
         not_an_input(paths, [subject], option)
+        folder = paths[0].parent if paths else None
+        if folder is not None and folder.exists() and not folder.is_dir():
+            raise click.BadParameter(f"{shown_path(folder)} is a file, not a folder: give -o PATH", param_hint=option)
+        clash = next((p for p in paths if fields is not None and _one_target(p, fields)), None)
+        if clash is not None:
+            raise click.BadParameter(f"{shown_path(clash)} is also the '--fields' file; one would replace the other: "
+                                     "give them different names", param_hint=option)
 
     return Check(lambda path, option: output_path(path, option, [subject]), outputs)
 
 
+def _one_target(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
+    """Whether two output paths name one file: the same path, or (where both exist) the same file."""
+    if os.path.abspath(a) == os.path.abspath(b):
+        return True
+    try:
+        return os.path.samefile(a, b)
+    except (OSError, ValueError):
+        return False
+
+
 @contextlib.contextmanager
 def _bar(total: int) -> Iterator[Progress]:
-    with click.progressbar(length=total, label="Rendering", file=sys.stderr) as bar:
+    from printkit.cli.streams import raw
+
+    with click.progressbar(length=total, label="Rendering", file=raw(sys.stderr)) as bar:
         yield bar.update
 
 
@@ -143,7 +165,7 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
         resume_collector()
     request = Request(kind, subject, roster, paper.lower(), fmt, output, fields_path, fillable, svg_text)
     with _options():
-        done = render_sheet(request, check=_check(subject), stream=sys.stdout.buffer, progress=_progress)
+        done = render_sheet(request, check=_check(subject, fields_path), stream=sys.stdout.buffer, progress=_progress)
     if output == STREAM:
         return
     paths, pages = done.paths, done.pages

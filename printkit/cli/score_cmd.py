@@ -11,7 +11,7 @@ import click
 
 from printkit.cli.common import PATH_SHOWN, FactsCommand, Whole, bundled_map_ids, output_path, show_score, shown_path
 from printkit.errors import PrintkitError
-from printkit.model.names import shorten, shown
+from printkit.model.names import shorten, shown, typed
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap, Mode
@@ -31,7 +31,8 @@ def _facts() -> dict[str, object]:
     help="After entering marks, save them as a game file (.toml, or .json).",
 )
 @click.option("--prompt", "force_prompt", is_flag=True, help="Ask for the marks even when input is not a terminal.")
-def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) -> None:
+@click.option("--record", is_flag=True, help="Keep the game in the history (printkit history); once per file.")
+def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool, record: bool) -> None:
     """Score a finished game: every section, totals, winner(s) and tie-breaks.
 
     GAMEFILE is a TOML or JSON game record (any game: its `game` key picks
@@ -48,6 +49,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
       printkit score chris.toml
       printkit score game.json --json
       printkit score world --save tonight.toml
+      printkit score chris.toml --record
     """
     from printkit import registry
     from printkit.loading.records import load_record
@@ -59,11 +61,19 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool) ->
             if save:
                 raise click.UsageError("--save is for marks typed in; this game is already a file")
             _warn_unsure(path)
-            show_score(*registry.score_document(doc, str(path), path.parent), as_json=as_json)
+            result, title = registry.score_document(doc, str(path), path.parent)
+            show_score(result, title, as_json=as_json)
+            if record:
+                _record(path, result, title)
             return
         map_value = str(path.resolve())
     else:
         map_value = _map_to_enter(gamefile)
+    if record:
+        raise click.UsageError("--record keeps a game file: --save the marks, then score that file with --record")
+    if sys.stdin is None or sys.stdin.closed:
+        raise click.UsageError(f"standard input is closed; typing in the marks of {shown_path(gamefile)} reads them "
+                               "there: run this in a terminal, or give a game file")
     if not (force_prompt or sys.stdin.isatty()):
         raise click.UsageError(
             f"{shown_path(gamefile)} is a map, not a game file: run this in a terminal to type in the marks "
@@ -86,6 +96,19 @@ def _warn_unsure(path: Path) -> None:
     if head == UNSURE_HEADER:
         click.echo(f"Warning: {shown_path(str(path))} still lists the unsure reads printkit scan left in it: check "
                    "each one, correct the file, then delete those comments", err=True)
+
+
+def _record(path: Path, result: GameScore, title: str) -> None:
+    """Keep a scored standalone file in the history, keyed by a digest of its bytes (a second time: nothing)."""
+    from printkit.history import file_id, record, scored
+    from printkit.loading.text import read_source
+    from printkit.present.score_text import score_text
+
+    game_id = file_id(read_source(path)[0])
+    if record(game_id, scored(result, score_text(result, title))):
+        click.echo(f"Recorded in the history as {game_id}.", err=True)
+    else:
+        click.echo(f"Already in the history as {game_id}; not recorded again.", err=True)
 
 
 def _is_file(path: Path) -> bool:
@@ -155,15 +178,23 @@ def _ask(text: str, expected: str, type: click.ParamType[Any, Any] | None = None
 
     try:
         return click.prompt(text, type=type, value_proc=checked, **kwargs)
-    except click.Abort:
+    except click.Abort as exc:
+        _interrupted(exc)
         raise _ended(text, expected) from None
+
+
+def _interrupted(exc: click.Abort) -> None:
+    """Ctrl-C at a question is an interruption (the group's ``Error: interrupted``), not the end of the input."""
+    if isinstance(exc.__context__, KeyboardInterrupt):
+        raise exc.__context__ from None
 
 
 def _confirm(text: str) -> bool:
     """``click.confirm`` (default no), with the same end-of-input message as :func:`_ask`."""
     try:
         return click.confirm(text, default=False)
-    except click.Abort:
+    except click.Abort as exc:
+        _interrupted(exc)
         raise _ended(text, "y or n") from None
 
 
@@ -183,7 +214,7 @@ def _ask_names(m: GameMap, mode: str) -> list[str]:
 
     while True:
         raw = _ask("Player names, comma-separated" if mode != "solo" else "Player name", "player names")
-        names = [n.strip() for n in str(raw).split(",") if n.strip()]
+        names = [n.strip() for n in typed(str(raw)).split(",") if n.strip()]
         problem = players_count_problem(m, cast("Mode", mode), len(names))
         problem = next((p for p in map(name_problem, names) if p), None) or duplicate_problem(names) or problem
         if problem is None:

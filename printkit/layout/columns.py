@@ -33,6 +33,9 @@ from printkit.layout.primitives import Document, Form, Item, Page, UseForm
 Table = Callable[[float, float], tuple[list[Item], float, float]]
 """Draws one empty table with its top at y, rows at a scale: (items, baseline of the player header, bottom)."""
 
+NameDrawer = Callable[[float, float, str, float], list[Item]]
+"""Draws a player's name centred at x over a header baseline, at most ``width`` wide: its items."""
+
 MAX_SCALE = 1.5
 SCALE_STEP = 0.02
 
@@ -52,6 +55,8 @@ class ColumnPad:
     """The error message when not even one table fits the page."""
     min_scale: float = 0.84
     """The shortest rows allowed, as a share of their normal height."""
+    name: NameDrawer | None = None
+    """Draws a player's name over its column (centre x, header baseline, name, width); default: one line."""
 
     @property
     def col_w(self) -> float:
@@ -97,7 +102,9 @@ def player_pages(pad: ColumnPad, names: Sequence[str], bases: Sequence[float]) -
     for p, chunk in enumerate(chunks):
         items: list[Item] = [UseForm(pad.form)]
         for c, name in enumerate(chunk):
-            if name:
+            if name and pad.name is not None:
+                items += [i for b in bases for i in pad.name(pad.centre(c), b, name, pad.col_w - 6)]
+            elif name:
                 items += [name_text(pad.centre(c), b, name, pad.col_w - 6, 11, "middle") for b in bases]
         if len(chunks) > 1:
             items.append(text(pad.sheet.x + pad.sheet.w, MARGIN + 12, f"page {p + 1} of {len(chunks)}",

@@ -161,7 +161,8 @@ class FormField(NamedTuple):
     """An interactive form field over the rectangle at top-left (x, y): a check box or a text field.
 
     Only the PDF backend draws them (other formats have no forms). A hidden
-    field carries data for a program, not a person (``value``, read-only).
+    field carries data for a program, not a person (``value``, read-only);
+    ``tooltip`` is what a PDF app shows or reads out for the field (``/TU``).
     """
 
     name: str
@@ -172,6 +173,7 @@ class FormField(NamedTuple):
     h: float
     value: str = ""
     hidden: bool = False
+    tooltip: str = ""
 
 
 def _same(a: tuple[object, ...], b: object) -> bool:

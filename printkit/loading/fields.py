@@ -12,9 +12,7 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 from printkit.model.limits import LARGEST
-from printkit.model.names import duplicate_problem, name_problem, plain, printable, shorten, shown
-
-ID_PATTERN = re.compile(r"^[a-z0-9]+(?:-[a-z0-9]+)*$")
+from printkit.model.names import ID_PATTERN, duplicate_problem, name_problem, plain, printable, shorten, shown
 
 
 class Problems:

@@ -10,7 +10,8 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 
 from printkit.errors import InputError, RuleError, corrupt_state
 from printkit.model.dice import Dice
-from printkit.model.names import duplicate_problem, name_problem, plain
+from printkit.model.limits import LARGEST, MAX_SEED
+from printkit.model.names import duplicate_problem, is_id, name_problem, plain
 from printkit.rules.dice import Roll, turn_roll
 
 if TYPE_CHECKING:
@@ -239,12 +240,14 @@ def from_state(doc: dict[str, Any], source: str, dice: Dice) -> Game:
         raise corrupt_state(source, "map.ratings", "a list")
     ratings: list[tuple[int, str]] = []
     for i, r in enumerate(ratings_raw):
-        if not (isinstance(r, dict) and _is_int(r.get("min_points")) and plain(r.get("title"))):
-            raise corrupt_state(source, f"map.ratings[{i}]", "min_points and title")
+        if not (isinstance(r, dict) and _is_int(r.get("min_points")) and 0 <= r["min_points"] <= LARGEST
+                and plain(r.get("title"))):
+            raise corrupt_state(source, f"map.ratings[{i}]", f"min_points 0-{LARGEST} and title")
         ratings.append((r["min_points"], r["title"]))
-    for key in ("id", "name"):
-        if not plain(m.get(key)):
-            raise corrupt_state(source, f"map.{key}", "a string of plain text")
+    if not is_id(m.get("id")):
+        raise corrupt_state(source, "map.id", "a map id (lowercase words joined by hyphens)")
+    if not plain(m.get("name")):
+        raise corrupt_state(source, "map.name", "a string of plain text")
     for key in ("turns", "end_cities_per_region"):
         if not _is_int(m.get(key)) or not 1 <= m[key] <= MAX_TURNS:
             raise corrupt_state(source, f"map.{key}", f"a whole number 1..{MAX_TURNS}")
@@ -257,8 +260,8 @@ def from_state(doc: dict[str, Any], source: str, dice: Dice) -> Game:
     except InputError as exc:
         raise corrupt_state(source, "players", f"valid names, but {exc.detail}") from None
     seed = doc.get("seed")
-    if not _is_int(seed):
-        raise corrupt_state(source, "seed", "a whole number")
+    if not _is_int(seed) or not 0 <= seed <= MAX_SEED:
+        raise corrupt_state(source, "seed", f"a whole number from 0 to {MAX_SEED}")
     raw_events = doc.get("events")
     if not isinstance(raw_events, list):
         raise corrupt_state(source, "events", "a list")

@@ -22,7 +22,7 @@ from typing import Any
 
 from printkit.errors import DataError, InputError, RuleError, corrupt_state
 from printkit.model.games import Wereldsteden
-from printkit.model.limits import LARGEST
+from printkit.model.limits import LARGEST, MAX_SEED
 from printkit.model.records import WereldstedenRecord
 from printkit.model.words import join_names
 from printkit.rules.report import GameScore, PlayerScore, Section
@@ -201,8 +201,8 @@ def to_state(dealt: Dealt) -> dict[str, Any]:
 def from_state(state: dict[str, Any], path: str, game: Wereldsteden) -> Dealt:
     """Rebuild the dealer's state (StateError if it is inconsistent with the game data)."""
     seed, draws = state.get("seed"), state.get("draws")
-    if isinstance(seed, bool) or not isinstance(seed, int):
-        raise corrupt_state(path, "seed", "a whole number")
+    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= MAX_SEED:
+        raise corrupt_state(path, "seed", f"a whole number from 0 to {MAX_SEED}")
     if isinstance(draws, bool) or not isinstance(draws, int) or not 0 <= draws <= LARGEST:
         raise corrupt_state(path, "draws", f"a whole number 0-{LARGEST}")
     return Dealt(board_from_state(state, path, game), seed, draws)

@@ -43,7 +43,7 @@ FAINT_SHARE = 0.08
 """Share of a box's inside holding faint ink that makes a box with too little clear ink unsure."""
 
 
-CELL_TOL = 0.3
+CELL_TOL = 0.5
 """Points: a square of print further than this off its place is out of place (its edges would read as ink)."""
 
 

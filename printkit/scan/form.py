@@ -12,14 +12,16 @@ from __future__ import annotations
 
 import logging
 import math
+from collections.abc import Iterator
 from dataclasses import dataclass
 from functools import lru_cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
-from printkit.scan.images import PageSource, ScanError
+from printkit.scan.images import PageSource, ScanError, shown_file
 from printkit.scan.read import ROUTE_REACH, Read
 from printkit.scan.sheet import SheetRead, check_layout, load_sheet_map, read_ink
+from printkit.scan.typed import ring, start_doubts, typed_points, typed_start
 
 if TYPE_CHECKING:
     from printkit.scan.images import Image
@@ -48,9 +50,16 @@ class FormRead:
     note: str = ""
 
 
-@lru_cache(maxsize=16)
 def sheet_geometry(map_id: str, paper: str) -> Fields:
-    """The map sheet's fields as this version draws them (no picture needed)."""
+    """The map sheet's fields as this version draws them (no picture needed; a ``--map`` file's if given)."""
+    from printkit.scan.ident import subject
+
+    return _geometry(subject(map_id), paper)
+
+
+@lru_cache(maxsize=16)
+def _geometry(map_id: str, paper: str) -> Fields:
+    """The fields of a bundled map id's or a map file's sheet on ``paper``."""
     from printkit import registry
 
     geometry = registry.build_sheet("map", map_id, [""], paper).geometry
@@ -58,29 +67,42 @@ def sheet_geometry(map_id: str, paper: str) -> Fields:
     return geometry.fields
 
 
+WALK_MAX = 16
+"""A field's ``/Parent`` chain is followed this far at most (a chain that loops ends)."""
+MAX_POINTS = 200_000
+"""The most stroke points read from one page (a pen app's page holds a few thousand)."""
+COORD_MAX = 1e5
+"""Points: a stroke coordinate beyond this (or not a finite number) is a damaged annotation."""
+
+
+def _parents(widget: Any) -> Iterator[Any]:
+    """The widget and its parent fields, nearest first: at most WALK_MAX, each once (a loop ends)."""
+    node, seen = widget, set[int]()
+    while isinstance(node, dict) and id(node) not in seen and len(seen) < WALK_MAX:
+        seen.add(id(node))
+        yield node
+        parent = node.get("/Parent")
+        node = parent.get_object() if parent is not None and hasattr(parent, "get_object") else parent
+
+
 def _inherited(widget: Any, key: str) -> Any:
     """``key`` of the widget or the nearest parent field that has it (None if none)."""
-    node, depth = widget, 0
-    while node is not None and depth < 16:
-        if key in node:
-            return node[key]
-        node, depth = (node["/Parent"].get_object() if "/Parent" in node else None), depth + 1
-    return None
+    return next((node[key] for node in _parents(widget) if key in node), None)
 
 
 def _name(widget: Any) -> str:
     """The field's full name: the ``/T`` of the widget and its parents, joined by dots."""
-    parts: list[str] = []
-    node = widget
-    while node is not None and len(parts) < 16:
-        if "/T" in node:
-            parts.append(str(node["/T"]))
-        node = node["/Parent"].get_object() if "/Parent" in node else None
-    return ".".join(reversed(parts))
+    return ".".join(reversed([str(node["/T"]) for node in _parents(widget) if "/T" in node]))
 
 
 def _annotations(page: Any) -> list[Any]:
-    return [a.get_object() for a in (page.get("/Annots") or [])]
+    """The page's annotations that are dictionaries (anything else in ``/Annots`` is skipped)."""
+    annots = page.get("/Annots")
+    annots = annots.get_object() if annots is not None and hasattr(annots, "get_object") else annots
+    if not isinstance(annots, list):
+        return []
+    found = (a.get_object() if hasattr(a, "get_object") else a for a in annots)
+    return [a for a in found if isinstance(a, dict)]
 
 
 def _widgets(page: Any) -> dict[str, Any]:
@@ -127,34 +149,74 @@ def _ticked(widgets: dict[str, Any], prefix: str, box_ids: list[str], where: Pag
     return on
 
 
-def _points(nums: Any) -> list[float]:
-    return [float(v) for v in nums]
+def _points(nums: Any, what: str, where: PageSource) -> list[float]:
+    """The numbers of a stroke array, or a ScanError naming the annotation (strings, NaN, nested arrays)."""
+    from printkit.model.names import shown
+
+    if not isinstance(nums, list):
+        raise ScanError(f"{where}: {what}: expected an array of numbers, got {type(nums).__name__}")
+    out: list[float] = []
+    for v in nums:
+        v = v.get_object() if hasattr(v, "get_object") else v
+        if isinstance(v, bool) or not isinstance(v, (int, float)):
+            raise ScanError(f"{where}: {what}: {shown(str(v))} is not a number (a damaged pen stroke)")
+        if not -COORD_MAX <= v <= COORD_MAX:  # NaN too
+            size = f"{float(v):.3g}" if isinstance(v, float) or abs(v) < 10**300 else "of over 300 digits"
+            raise ScanError(f"{where}: {what}: the coordinate {size} lies off any page (a damaged pen stroke)")
+        out.append(float(v))
+    return out
 
 
-def strokes(page: Any) -> list[tuple[Stroke, float]]:
-    """Each pen stroke on the page as points (top-left origin, y down) with its width in points."""
-    box = [float(v) for v in page.mediabox]
+def _width(a: Any, what: str, where: PageSource) -> float:
+    """The stroke's width from its ``/BS`` (clamped to 1-3 pt; PEN_WIDTH if none); a ScanError for a damaged one."""
+    style = a.get("/BS")
+    style = style.get_object() if style is not None and hasattr(style, "get_object") else style
+    if style is None:
+        return PEN_WIDTH
+    width = style.get("/W", PEN_WIDTH) if isinstance(style, dict) else None
+    if isinstance(width, bool) or not isinstance(width, (int, float)) or not 0 <= width <= COORD_MAX:
+        raise ScanError(f"{where}: {what}: its border style /BS is not a dictionary with a width (a damaged "
+                        "pen stroke)")
+    return min(3.0, max(1.0, float(width)))
+
+
+def _lines(a: Any, kind: str, what: str, where: PageSource) -> list[list[float]]:
+    """The coordinate arrays of one pen annotation."""
+    if kind == "/Ink":
+        ink = a.get("/InkList") or []
+        ink = ink.get_object() if hasattr(ink, "get_object") else ink
+        return [_points(s.get_object() if hasattr(s, "get_object") else s, what, where)
+                for s in (ink if isinstance(ink, list) else [ink])]
+    if kind in ("/Line", "/PolyLine"):
+        return [_points(a.get("/L" if kind == "/Line" else "/Vertices") or [], what, where)]
+    q = _points(a.get("/QuadPoints") or [], what, where)  # a quad per stretch: the line through its edges' middles
+    return [[(q[k] + q[k + 4]) / 2, (q[k + 1] + q[k + 5]) / 2, (q[k + 2] + q[k + 6]) / 2,
+             (q[k + 3] + q[k + 7]) / 2] for k in range(0, len(q) - 7, 8)]
+
+
+def strokes(page: Any, where: PageSource) -> list[tuple[Stroke, float]]:
+    """Each pen stroke on the page as points (top-left origin, y down) with its width in points.
+
+    A damaged pen annotation (a coordinate that is a string, NaN or an
+    array; too many points) is a ScanError for this page.
+    """
+    box = _points(list(page.mediabox), "the page's /MediaBox", where)
     left, top = box[0], box[3]
     out: list[tuple[Stroke, float]] = []
-    for a in _annotations(page):
+    count = 0
+    for k, a in enumerate(_annotations(page), start=1):
         kind = a.get("/Subtype")
         if kind not in PEN_KINDS:
             continue
-        width = float((a.get("/BS") or {}).get("/W", PEN_WIDTH))
-        if kind == "/Ink":
-            lines = [_points(s) for s in a.get("/InkList") or []]
-        elif kind == "/Line":
-            lines = [_points(a.get("/L") or [])]
-        elif kind == "/PolyLine":
-            lines = [_points(a.get("/Vertices") or [])]
-        else:  # a quad per stretch: the line through the middles of its left and right edges
-            q = _points(a.get("/QuadPoints") or [])
-            lines = [[(q[k] + q[k + 4]) / 2, (q[k + 1] + q[k + 5]) / 2, (q[k + 2] + q[k + 6]) / 2,
-                      (q[k + 3] + q[k + 7]) / 2] for k in range(0, len(q) - 7, 8)]
-        for nums in lines:
-            pts = [(nums[k] - left, top - nums[k + 1]) for k in range(0, len(nums) - 1, 2)]
+        what = f"annotation {k} ({kind})"
+        width = _width(a, what, where)
+        for nums in _lines(a, str(kind), what, where):
+            pts = [(nums[j] - left, top - nums[j + 1]) for j in range(0, len(nums) - 1, 2)]
+            count += len(pts)
+            if count > MAX_POINTS:
+                raise ScanError(f"{where}: the pen strokes hold more than {MAX_POINTS} points (not a sheet's)")
             if pts:
-                out.append((pts, min(3.0, max(1.0, width))))
+                out.append((pts, width))
     return out
 
 
@@ -230,9 +292,19 @@ def _picture(pdf: bytes, index: int, ink: Image) -> Image:
     return image
 
 
+def _typed(widgets: dict[str, Any], name: str) -> str:
+    """A text field's typed value, stripped ("" for a missing or empty field)."""
+    w = widgets.get(name)
+    return str(_inherited(w, "/V") or "").strip() if w is not None else ""
+
+
 def read_page(page: Any, pdf: bytes, index: int, where: PageSource) -> SheetRead:
-    """One filled form page read through the scan's readers; a ScanError naming ``where`` if it cannot be."""
-    from printkit.sheets.fillable import tick_boxes
+    """One filled form page read through the scan's readers; a ScanError naming ``where`` if it cannot be.
+
+    A start city typed on the Start line counts as a start star drawn round it
+    (unless a drawn star disagrees); typed points are kept for the game's check.
+    """
+    from printkit.sheets.fillable import START_FIELD, tick_boxes
 
     widgets = _widgets(page)
     ident, prefix = _identity(widgets, where)
@@ -241,14 +313,20 @@ def read_page(page: Any, pdf: bytes, index: int, where: PageSource) -> SheetRead
     check_layout(ident, fields, where)
     box_ids = [b for b, _ in tick_boxes(fields)]
     ticked = _ticked(widgets, prefix, box_ids, where)
-    found = strokes(page)
+    found = strokes(page, where)
     starry = [s for s in found if star_of(s[0], fields) is not None]
+    starred = sorted({c for s in starry if (c := star_of(s[0], fields)) is not None})
+    typed = _typed(widgets, prefix + START_FIELD)
+    city = typed_start(m, typed)
+    rings = [(ring(fields, city), PEN_WIDTH)] if city is not None and not starred else []
     ink = ink_of([s for s in found if s not in starry], fields)
-    star = ink_of(starry, fields)
+    star = ink_of(starry + rings, fields)
     sheet = read_ink(ink, fields, where, ident, m, _picture(pdf, index, ink + star), star)
     for b in ticked:
         sheet.boxes[b] = Read(b, True, 1.0, 1.0)
     _strays(sheet, fields, found)
+    start_doubts(sheet, typed, city, starred)
+    sheet.typed = typed_points(lambda name: _typed(widgets, name), prefix, fields, sheet)
     return sheet
 
 
@@ -262,24 +340,35 @@ def read_form(path: Path, data: bytes) -> FormRead:
 
     import pypdf
 
+    from printkit.backends.png import page_sizes
+    from printkit.scan.images import MAX_PDF_PAGES, page_problem
+    from printkit.scan.locate import SCALE
     from printkit.sheets.fillable import KEYWORDS
 
     try:
         reader = pypdf.PdfReader(io.BytesIO(data))
         pdf_pages = list(reader.pages)
+        if len(pdf_pages) > MAX_PDF_PAGES:
+            return FormRead()  # the image reader says so
         keywords = str(reader.metadata.get("/Keywords", "")) if reader.metadata else ""
         widgets = [bool(_widgets(p)) for p in pdf_pages]
+        sizes = page_sizes(data) if any(widgets) else []
     except Exception:  # pypdf's own errors for a damaged file: the image reader reports it
         return FormRead()
     if not any(widgets):
         flat = keywords == KEYWORDS
-        return FormRead(note=f"{path}: a fillable sheet without its form fields (flattened?): "
+        return FormRead(note=f"{shown_file(path)}: a fillable sheet without its form fields (flattened?): "
                         "reading its pages as scans" if flat else "")
     sheets: list[SheetRead] = []
     errors: list[str] = []
-    for k, page in enumerate(pdf_pages, start=1):
+    for k, (page, (width, height)) in enumerate(zip(pdf_pages, sizes), start=1):
         try:
+            problem = page_problem(width, height, SCALE * 72, PageSource(path, k))  # drawn for the review
+            if problem is not None:
+                raise ScanError(problem)
             sheets.append(read_page(page, data, k - 1, PageSource(path, k)))
         except ScanError as exc:
             errors.append(str(exc))
+        except Exception as exc:  # a damaged form object pypdf or pdfium trips on: this page only
+            errors.append(f"{PageSource(path, k)}: a damaged form page ({type(exc).__name__}: {str(exc)[:200]})")
     return FormRead(tuple(sheets), tuple(errors), fallback=False)

@@ -149,6 +149,7 @@ def _extras(s: SheetRead, m: GameMap, mode: str) -> dict[str, Any]:
 def scan_game(sheets: list[SheetRead], mode: str | None = None) -> ScannedGame:
     """One game from the sheets (all of one map); a ScanError if they are of different maps."""
     from printkit import registry
+    from printkit.scan.ident import subject
 
     maps = sorted({s.m.id for s in sheets})
     if len(maps) > 1:
@@ -159,10 +160,14 @@ def scan_game(sheets: list[SheetRead], mode: str | None = None) -> ScannedGame:
     for s, name in zip(sheets, names_of(sheets)):
         _cross_check(s, m, chosen)
         players.append(player_table(s, name, **_extras(s, m, chosen)))
-    doc: dict[str, Any] = {"map": m.id, "players": players}
+    doc: dict[str, Any] = {"map": subject(m.id), "players": players}  # a --map file by its path
     if mode:
         doc["mode"] = mode
     score, title = registry.score_document(doc, "scanned sheets", Path("."))
+    if any(s.typed for s in sheets):  # a fillable PDF's typed points must agree with the score
+        from printkit.scan.typed import check_typed
+
+        check_typed(sheets, score)
     unsure = tuple((p["name"], u) for s, p in zip(sheets, players) for u in s.uncertain)
     trails = tuple(line for s, p in zip(sheets, players) if (line := trail_note(s, p["name"])))
     return ScannedGame(doc, score, title, unsure, trails)

@@ -43,9 +43,16 @@ def darkest(image: Image) -> Image:
     return cv2.min(cv2.min(b, g), r)
 
 
-@lru_cache(maxsize=16)
 def blank_sheet(map_id: str, paper: str) -> Blank:
-    """The blank map sheet of ``map_id`` on ``paper``, rendered once per process."""
+    """The blank map sheet of ``map_id`` on ``paper`` (from its ``--map`` file if one was given), rendered once."""
+    from printkit.scan.ident import subject
+
+    return _blank(subject(map_id), paper)
+
+
+@lru_cache(maxsize=16)
+def _blank(map_id: str, paper: str) -> Blank:
+    """The blank map sheet of a bundled map id or a map file on ``paper``."""
     import cv2
 
     from printkit import registry

@@ -108,6 +108,8 @@ def outline(gray: Image) -> Image | None:
     import cv2
     import numpy as np
 
+    if max(gray.shape) < MIN_SHEET_PX / 2:
+        return None  # a picture this small holds no sheet worth outlining
     small = max(gray.shape) / 1200
     view = cv2.resize(gray, None, fx=1 / small, fy=1 / small, interpolation=cv2.INTER_AREA) if small > 1 else gray
     scale = max(small, 1.0)

@@ -1,12 +1,26 @@
-"""Scan many files as one game: each page read on its own, bad pages reported, the rest scored together."""
+"""Scan many files as one game: each page read on its own, bad pages reported, the rest scored together.
+
+One page that cannot be read (a damaged file, a forged code, a malformed pen
+annotation) is one error line; the others are still read. The same sheet given
+twice (one picture twice, a photo and a scan of one sheet, a PDF of copies) is
+one player: counted once when every copy reads the same, else refused.
+"""
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from printkit.scan.images import ScanError, expand, pages
+from printkit.scan.images import PageSource, ScanError, expand, pages, read_input, shown_file
 from printkit.scan.sheet import SheetRead, read_sheet
+
+if TYPE_CHECKING:
+    from printkit.scan.images import Image
+
+REVIEW_TRIES = 1000
+"""A review overlay takes the first free name of ``01-ann.png``, ``01-ann-2.png``... up to this many."""
 
 
 @dataclass(frozen=True)
@@ -18,36 +32,113 @@ class Scanned:
     notes: tuple[str, ...] = ()
 
 
-def scan_files(paths: list[str]) -> Scanned:
-    """Read every page of every file (folders: their images and PDFs); an unreadable page is an error line."""
+def _digest(image: Image) -> str:
+    """The digest of a page's pixels (its size included)."""
+    import hashlib
+
+    return hashlib.sha256(repr(image.shape).encode() + image.tobytes()).hexdigest()
+
+
+def _read_page(image: Image, where: PageSource) -> SheetRead:
+    """One scanned page read; any failure a ScanError naming ``where`` (one bad page never stops the others)."""
+    try:
+        sheet = read_sheet(image, where)
+    except ScanError:
+        raise
+    except Exception as exc:  # an image no sheet reader expects (OpenCV's or numpy's own errors)
+        raise ScanError(f"{where}: cannot be read ({type(exc).__name__}: {str(exc)[:200]})") from None
+    sheet.digest = _digest(image)
+    return sheet
+
+
+def _read_file(path: Path, sheets: list[SheetRead], errors: list[str], notes: list[str]) -> None:
+    """Every page of one file read into ``sheets``, or an error line each."""
     from printkit.scan.form import read_form
 
+    try:
+        data = read_input(path)
+    except ScanError as exc:
+        errors.append(str(exc))
+        return
+    if path.suffix.lower() == ".pdf" or data[:5] == b"%PDF-":
+        form = read_form(path, data)
+        sheets += form.sheets
+        errors += form.errors
+        notes += [form.note] if form.note else []
+        if not form.fallback:
+            return
+    for where, image in pages(path, data):
+        try:
+            if isinstance(image, ScanError):
+                raise image
+            sheets.append(_read_page(image, where))
+        except ScanError as exc:
+            errors.append(str(exc))
+
+
+def scan_files(paths: list[str]) -> Scanned:
+    """Read every page of every file (folders: their images and PDFs); an unreadable page is an error line."""
     sheets: list[SheetRead] = []
     errors: list[str] = []
     notes: list[str] = []
     files = expand(paths)
     for path in files:
-        if not path.is_file():
-            errors.append(f"{path}: no such file")
-            continue
-        if path.suffix.lower() == ".pdf":
-            form = read_form(path, path.read_bytes())
-            sheets += form.sheets
-            errors += form.errors
-            notes += [form.note] if form.note else []
-            if not form.fallback:
-                continue
-        for where, image in pages(path):
-            if isinstance(image, ScanError):
-                errors.append(str(image))
-                continue
-            try:
-                sheets.append(read_sheet(image, where))
-            except ScanError as exc:
-                errors.append(str(exc))
+        _read_file(path, sheets, errors, notes)
     if not files:
-        errors.append(f"{', '.join(paths)}: no PNG, JPEG or PDF files to scan")
-    return Scanned(tuple(sheets), tuple(errors), tuple(notes))
+        errors.append(f"{', '.join(map(shown_file, paths))}: no PNG, JPEG or PDF files to scan")
+    kept, refused, said = unique(sheets)
+    return Scanned(kept, tuple(errors) + refused, tuple(notes) + said)
+
+
+def _reads(s: SheetRead) -> tuple[object, ...]:
+    """What a sheet reads as: its map and name, marked boxes, drawn routes, trail and unsure reads."""
+    return (s.m.id, s.ident.name.strip(), sorted(b for b, r in s.boxes.items() if r.on),
+            sorted(r for r, v in s.routes.items() if v.on), s.route, sorted(u.message for u in s.uncertain))
+
+
+def _keys(s: SheetRead) -> set[tuple[object, ...]]:
+    """What makes two pages one sheet: the same pixels, or the same map, page and player in the code."""
+    keys: set[tuple[object, ...]] = {("pixels", s.digest)} if s.digest else set()
+    if s.ident.name.strip():
+        keys.add(("code", s.m.id, s.ident.page, s.ident.name.strip().casefold()))
+    return keys
+
+
+def unique(sheets: list[SheetRead]) -> tuple[tuple[SheetRead, ...], tuple[str, ...], tuple[str, ...]]:
+    """(the sheets, each once; an error line per copy of a sheet whose copies read differently; notes).
+
+    Copies that all read the same are counted once (a note each); copies
+    that differ are all refused: which one is right is not for the scan to guess.
+    """
+    groups: list[tuple[set[tuple[object, ...]], list[SheetRead]]] = []
+    for s in sheets:
+        keys = _keys(s)
+        group = next((g for g in groups if g[0] & keys), None)
+        if group is None:
+            groups.append((keys, [s]))
+        else:
+            group[0].update(keys)
+            group[1].append(s)
+    first = {id(g[1][0]): g[1] for g in groups}
+    kept: list[SheetRead] = []
+    errors: list[str] = []
+    notes: list[str] = []
+    for s in sheets:
+        copies = first.get(id(s))
+        if copies is None:
+            continue
+        who = f"{s.ident.name.strip()}'s sheet" if s.ident.name.strip() else "the sheet"
+        if all(_reads(c) == _reads(s) for c in copies):
+            kept.append(s)
+            notes += [f"{c.source}: the same sheet as {s.source} ({who}, page {s.ident.page}), read the same: "
+                      "counted once" for c in copies[1:]]
+            continue
+        for c in copies:
+            others = [str(o.source) for o in copies if o is not c]
+            shown = ", ".join(others[:2]) + (f" and {len(others) - 2} more" if len(others) > 2 else "")
+            errors.append(f"{c.source}: {who} (page {s.ident.page}) is also in {shown} and the copies read "
+                          "differently: scan one copy of each sheet")
+    return tuple(kept), tuple(errors), tuple(notes)
 
 
 def review_name(index: int, sheet: SheetRead) -> str:
@@ -56,16 +147,41 @@ def review_name(index: int, sheet: SheetRead) -> str:
     return f"{index:02d}-{slug}.png"
 
 
+def _claim(folder: Path, name: str) -> tuple[Path, int]:
+    """A new file in ``folder`` (``name``, else ``name-2``...), created here and open for writing: never another's."""
+    stem, suffix = os.path.splitext(name)
+    flags = os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_CLOEXEC", 0)
+    for k in range(1, REVIEW_TRIES + 1):
+        target = folder / (name if k == 1 else f"{stem}-{k}{suffix}")
+        try:
+            return target, os.open(target, flags, 0o666)
+        except FileExistsError:
+            continue
+    raise ScanError(f"{shown_file(folder)}: {REVIEW_TRIES} files named {stem}*{suffix} already: choose another "
+                    "folder for --review")
+
+
 def write_reviews(folder: Path, sheets: tuple[SheetRead, ...]) -> list[Path]:
-    """One overlay PNG per sheet in ``folder`` (created if missing); the paths written."""
-    from printkit.files import atomic_write
+    """One overlay PNG per sheet in ``folder`` (created if missing); the paths written.
+
+    An overlay never replaces a file: a name already taken gets ``-2``, ``-3``...
+    """
     from printkit.scan.ink import blank_sheet
     from printkit.scan.review import overlay
 
-    folder.mkdir(parents=True, exist_ok=True)
     out: list[Path] = []
-    for k, s in enumerate(sheets, start=1):
-        target = folder / review_name(k, s)
-        atomic_write(str(target), overlay(s, blank_sheet(s.m.id, s.ident.paper).fields))
-        out.append(target)
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for k, s in enumerate(sheets, start=1):
+            png = overlay(s, blank_sheet(s.m.id, s.ident.paper).fields)
+            target, fd = _claim(folder, review_name(k, s))
+            try:
+                with os.fdopen(fd, "wb") as f:
+                    f.write(png)
+            except BaseException:
+                target.unlink(missing_ok=True)
+                raise
+            out.append(target)
+    except OSError as exc:
+        raise ScanError(f"{shown_file(folder)}: cannot write the review overlays ({exc.strerror or exc})") from None
     return out

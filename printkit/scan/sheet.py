@@ -53,6 +53,9 @@ class SheetRead:
     warped: Image
     route: list[str] | None = None
     uncertain: list[Uncertain] = field(default_factory=list)
+    digest: str = ""
+    """The page's pixels' digest (a scanned page; "" for a form): the same picture given twice is one sheet."""
+    typed: dict[str, int] = field(default_factory=dict)  # points typed in a fillable PDF's score boxes, by box id
 
     def doubt(self, path: str, confidence: float, message: str) -> None:
         """Record one uncertain read (once, however often the same read is counted)."""
@@ -62,14 +65,10 @@ class SheetRead:
 
 
 def load_sheet_map(ident: Identity, where: PageSource) -> GameMap:
-    """The map the QR code names, else a ScanError."""
-    from printkit.errors import UnknownMapError
-    from printkit.loading.maps import load_map
+    """The map the QR code names, its every field checked (:mod:`printkit.scan.ident`), else a ScanError."""
+    from printkit.scan.ident import sheet_map
 
-    try:
-        return load_map(ident.map)
-    except UnknownMapError:
-        raise ScanError(f"{where}: the sheet is for a map printkit does not have here ({ident.map!r})") from None
+    return sheet_map(ident, where)
 
 
 def read_sheet(image: Image, where: PageSource) -> SheetRead:
@@ -181,6 +180,10 @@ def check_sheet(sheet: SheetRead, evidence: Mapping[str, RouteInk], starred: fro
     route, why = trail(sheet.m, [_edge(sheet, rid) for rid, r in sheet.routes.items() if r.on], sheet.star, STAR_MIN)
     if route is None:
         sheet.doubt("route", 0.2, f"route: {why}")
+    elif sheet.star.get(route[0], 0.0) < STAR_MIN:  # the rules: every player stars a starting city first
+        ends = " and ".join(sheet.m.city(c).name for c in (route[0], route[-1]))
+        at = "any city of the trail" if route[0] == route[-1] else f"either end of the trail ({ends})"
+        sheet.doubt("route", 0.2, f"route: no start star at {at}; each player stars their starting city")
     sheet.route = route
 
 

@@ -112,9 +112,11 @@ class Marker(NamedTuple):
 
 
 class Geometry(NamedTuple):
-    """What a sheet's ``--fields`` JSON holds: its fields, its layout version, the scan's marks.
+    """What a sheet's ``--fields`` JSON holds: its fields, its layout version, the scan's marks, the Start line.
 
-    ``fields`` has its coordinates rounded to 0.01 pt as the JSON gives them
+    ``start`` is the write-in line beside "Start:" (the fillable sheet's
+    ``start`` text field), kept apart from ``fields`` so the layout version
+    does not change with it. ``fields`` has its coordinates rounded to 0.01 pt as the JSON gives them
     (what a scan reads and a form field is placed by). Plain data: kept on
     disk with a cached layout.
     """
@@ -123,6 +125,7 @@ class Geometry(NamedTuple):
     layout: str
     markers: tuple[Marker, ...] = ()
     qr: Rect4 | None = None
+    start: Rect4 | None = None
 
 
 def rounded(f: Fields) -> Fields:
@@ -141,7 +144,7 @@ def _round4(r: Rect4) -> Rect4:
 
 
 def to_json(g: Geometry) -> dict[str, object]:
-    """The ``--fields`` JSON as data: sheet, cities, routes, boxes, then markers and QR code if it has them."""
+    """The ``--fields`` JSON as data: sheet, cities, routes, boxes, then markers, QR code and Start line if it has them."""
     f = g.fields
     parts = _geometry(f)
     sheet = {"kind": f.kind, "map": f.map, "paper": f.paper, "width": _r(f.width), "height": _r(f.height),
@@ -152,6 +155,8 @@ def to_json(g: Geometry) -> dict[str, object]:
         doc["markers"] = [{"id": k.id, "rect": _rect(k.rect)} for k in g.markers]
     if g.qr is not None:
         doc["qr"] = {"rect": _rect(g.qr)}
+    if g.start is not None:
+        doc["start"] = {"rect": _rect(g.start)}
     return doc
 
 
@@ -185,4 +190,5 @@ def loads(data: str) -> Geometry:
     )
     markers = tuple(Marker(int(k["id"]), _four(k["rect"])) for k in doc.get("markers", ()))
     qr = _four(doc["qr"]["rect"]) if "qr" in doc else None
-    return Geometry(fields, str(sheet["layout"]), markers, qr)
+    start = _four(doc["start"]["rect"]) if "start" in doc else None
+    return Geometry(fields, str(sheet["layout"]), markers, qr, start)

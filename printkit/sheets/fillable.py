@@ -1,8 +1,10 @@
-"""Fillable map sheets for tablets: a check box over every tick box, a text field for the name.
+"""Fillable map sheets for tablets: a check box over every tick box, text fields for what is written in.
 
-The fields are named by the ``--fields`` box ids (``souvenirs.mugs.1``); in a
-pack of several pages each page's names start with ``p<page>.`` so one file
-holds a whole party. Each page also carries a hidden, read-only text field
+The fields are named by the ``--fields`` box ids (``souvenirs.mugs.1``,
+``score.collect``, ``total``) and ``name`` and ``start`` for the two header
+lines; in a pack of several pages each page's names start with ``p<page>.``
+so one file holds a whole party. Every field has a tooltip (``/TU``) saying
+what it is for. Each page also carries a hidden, read-only text field
 ``sheet`` holding the page's QR payload (map, paper, layout, page, name), so
 ``printkit scan`` knows the sheet without decoding an image.
 """
@@ -23,8 +25,15 @@ SHEET_FIELD = "sheet"
 """The hidden field holding the page's QR payload."""
 NAME_FIELD = "name"
 """The text field for the player's name."""
+START_FIELD = "start"
+"""The text field on the Start line: the starting city's name, typed."""
 WRITE_INS = ("score.", "total")
-"""Box ids that are written in (points), not ticked: they get no check box."""
+"""Box ids that are written in (points), not ticked: text fields, not check boxes."""
+
+_FIXED = {NAME_FIELD: "Player name", START_FIELD: "Starting city (its name as on the map)", "total": "Total points",
+          "speed": "Speed bonus: every region visited, back at the start"}
+_POINTS = {"speed": "speed bonus", "iconic": "iconic cities"}
+_SECTIONS = {"souvenirs": "Collect", "sights": "Sights", "animals": "Animals"}
 
 
 def field_prefix(page: int, pages: int) -> str:
@@ -37,15 +46,51 @@ def tick_boxes(fields: Fields) -> list[tuple[str, Rect4]]:
     return [(b.id, b.rect) for b in fields.boxes if not b.id.startswith(WRITE_INS)]
 
 
+def write_ins(fields: Fields) -> list[tuple[str, Rect4]]:
+    """(box id, rect) of every box a player writes points in: ``score.<section>`` and ``total``."""
+    return [(b.id, b.rect) for b in fields.boxes if b.id.startswith(WRITE_INS)]
+
+
+def _words(key: str, title: bool = False) -> str:
+    words = key.replace("-", " ").replace("_", " ")
+    return words.title() if title else words
+
+
+def tooltip(box_id: str) -> str:
+    """What a field is for, in a few words, from its id: ``Collect: mugs, box 1``, ``Region: North America``."""
+    if box_id in _FIXED:
+        return _FIXED[box_id]
+    head, _, rest = box_id.partition(".")
+    what, _, n = rest.rpartition(".")
+    if not n.isdigit():
+        what, n = rest, ""
+    if head == "score":
+        return f"Points: {_POINTS.get(rest, _words(rest))}"
+    if head == "finished_turn":
+        return f"Trip finished on turn {n}"
+    if head == "iconic":
+        return f"Iconic cities visited: box {n}"
+    if head == "visited":
+        return f"Cities visited in {_words(what, title=True)}: box {n}"
+    if head == "regions":
+        return f"Region: {_words(what, title=True)}"
+    if head == "first_rare":
+        return f"Marked first: {_words(what)}"
+    return f"{_SECTIONS.get(head, _words(head, title=True))}: {_words(what)}" + (f", box {n}" if n else "")
+
+
 def _page(page: Page, k: int, total: int, payload: str, boxes: list[tuple[str, Rect4]],
           slot: NameSlot) -> Page:
     """One page with its fields; a printed name becomes the name field's value."""
     x, y, width, size = slot
     pre = field_prefix(k, total)
     items = tuple(i for i in page.items if not (isinstance(i, Text) and (i.x, i.y) == (x, y)))
-    fields = [FormField(pre + box_id, "checkbox", r[0], r[1], r[2] - r[0], r[3] - r[1]) for box_id, r in boxes]
-    fields.append(FormField(pre + NAME_FIELD, "text", x - 2, y - size, width, size + 4, page.label))
-    fields.append(FormField(pre + SHEET_FIELD, "text", 0, 0, 1, 1, payload, hidden=True))
+    fields = [FormField(pre + box_id, "text" if box_id.startswith(WRITE_INS) or box_id == START_FIELD else "checkbox",
+                        r[0], r[1], r[2] - r[0], r[3] - r[1], tooltip=tooltip(box_id)) for box_id, r in boxes]
+    fields.append(FormField(pre + NAME_FIELD, "text", x - 2, y - size, width, size + 4, page.label,
+                            tooltip=tooltip(NAME_FIELD)))
+    fields.append(FormField(pre + SHEET_FIELD, "text", 0, 0, 1, 1, payload, hidden=True,
+                            tooltip="printkit's sheet data (map, paper, layout, page, name): leave it"))
     return replace(page, items=items, fields=tuple(fields))
 
 
@@ -60,7 +105,7 @@ def fillable(sheet: Sheet) -> Sheet:
     if geometry is None or slot is None:
         raise ValueError("only a sheet with fields and a name slot (a map sheet) can be made fillable")
     f = geometry.fields
-    boxes = tick_boxes(f)
+    boxes = tick_boxes(f) + write_ins(f) + ([(START_FIELD, geometry.start)] if geometry.start is not None else [])
     total = len(document.pages)
     pages = tuple(
         _page(p, k, total, sheet_payload(f.map, f.paper, geometry.layout, k, p.label), boxes, slot)

@@ -1,7 +1,8 @@
 """What makes a filled-in map sheet readable by ``printkit scan``: corner markers and a QR code per page.
 
-Four ArUco markers sit in the page's corners inside the 12 mm margin (clear of
-the 4-5 mm a printer cannot print); their ids tell the paper (A4: 0-3,
+Four ArUco markers sit in the page's corners inside the 12 mm margin, at least
+6.5 mm from every paper edge (clear of the 4-6 mm border many printers cannot
+print); their ids tell the paper (A4: 0-3,
 Letter: 4-7, clockwise from the top left). The QR code sits in the header,
 between the title and the name line, and names the map, paper, layout
 version, page number and player (see :func:`printkit.layout.marks.sheet_payload`).
@@ -14,15 +15,17 @@ from dataclasses import replace
 from printkit.layout.marks import aruco_marker, qr_code, sheet_payload
 from printkit.layout.primitives import Cells, Document, Item, Rect, Style
 from printkit.model.maps import GameMap
-from printkit.sheets.fields import Fields, Geometry, Marker, rounded
+from printkit.sheets.fields import Fields, Geometry, Marker, Rect4, rounded
 
 MARKER_SIZE = 16.0
-"""Side of a corner marker, points (5.6 mm: cells of about 0.94 mm)."""
-MARKER_INSET = 14.0
-"""Distance of a marker from the paper's edges, points (4.9 mm)."""
+"""Side of a corner marker, points (5.6 mm: cells of about 0.94 mm; 12 pt markers were missed at 100-150 dpi)."""
+MARKER_INSET = 18.5
+"""Distance of a marker from the paper's edges, points (6.53 mm: at least 6.5 mm, :data:`EDGE_CLEAR`)."""
+EDGE_CLEAR = 6.5 * 72 / 25.4
+"""The least distance of any scan mark from a paper edge, points (6.5 mm = 18.43 pt)."""
 QR_SIZE = 40.0
 """Side of the QR code, points (14 mm)."""
-QR_TOP = 18.0
+QR_TOP = 18.5
 QR_RIGHT = 314.0
 """The QR code's right edge sits this far from the page's right edge (left of the name line)."""
 PAPER_MARKERS = {"a4": 0, "letter": 4}
@@ -30,15 +33,16 @@ PAPER_MARKERS = {"a4": 0, "letter": 4}
 WHITE = Style(stroke=None, fill="#ffffff")
 
 
-def marked(fields: Fields, paper: str) -> Geometry:
+def marked(fields: Fields, paper: str, start: Rect4 | None = None) -> Geometry:
     """The geometry of a map sheet laid out as ``fields``: rounded as written, its layout version, its marks.
 
-    The markers' and the QR code's rectangles are rounded to 0.01 pt like the
-    fields (the markers placed on the rounded page height, as always).
+    The markers', the QR code's and the Start line's (``start``) rectangles are
+    rounded to 0.01 pt like the fields (the markers placed on the rounded page
+    height, as always).
     """
     page = rounded(fields)
     markers = tuple(Marker(k, _round(box)) for k, *box in marker_boxes(paper, fields.width, page.height))
-    return Geometry(page, fields.layout, markers, _round(qr_box(fields.width)))
+    return Geometry(page, fields.layout, markers, _round(qr_box(fields.width)), None if start is None else _round(start))
 
 
 def _round(box: list[float] | tuple[float, ...]) -> tuple[float, float, float, float]:

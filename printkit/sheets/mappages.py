@@ -38,9 +38,9 @@ def prepare(m: GameMap, paper: str) -> MapLayout:
     """Lay the map sheet of ``m`` out on ``paper``, check it and mark it for the scan."""
     from printkit.sheets import mapsheet
 
-    shared, slot, fields, _ = mapsheet.compose(m, paper)
+    shared, slot, fields, _, start = mapsheet.compose(m, paper)
     problems = tuple(mapsheet._problems(m, paper, shared, fields))  # noqa: SLF001 - the sheet's own check
-    geometry = identity.marked(fields, paper)
+    geometry = identity.marked(fields, paper, start)
     qr = identity.blank_qr(m.id, paper, geometry.layout, fields.width)
     return MapLayout(shared, slot, (fields.width, fields.height), geometry, problems, symbols_for(shared), qr)
 

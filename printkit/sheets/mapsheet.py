@@ -249,6 +249,11 @@ def _planned_map(
     return first  # no size reads clearly: the layout check names what is wrong with the first that draws
 
 
+CORNER_ROOM = 4.0
+"""Points the title and the sheet's foot keep clear of the margin's corners: the scan's corner markers
+(6.5 mm from the edge, :mod:`printkit.sheets.identity`) and their quiet zone reach this far in."""
+
+
 class Composed(NamedTuple):
     """A map sheet before it is packed: what its pages share, where names go, its geometry and plan."""
 
@@ -256,6 +261,7 @@ class Composed(NamedTuple):
     slot: NameSlot
     fields: Fields
     plan: Plan
+    start: Rect4 | None = None  # the write-in line beside "Start:" (x0, y0, x1, y1)
 
 
 def compose(m: GameMap, paper: str) -> Composed:
@@ -266,10 +272,10 @@ def compose(m: GameMap, paper: str) -> Composed:
     """
     width, height = page_size(paper, landscape=True)
     x0, y0 = MARGIN, MARGIN
-    inner_w, inner_h = width - 2 * MARGIN, height - 2 * MARGIN
+    inner_w, inner_h = width - 2 * MARGIN, height - 2 * MARGIN - CORNER_ROOM  # the foot clears the corner markers
     shared: list[Item] = []
     name_w = 250.0
-    block, th = title_block(x0, y0, inner_w - name_w - 20, m.title,
+    block, th = title_block(x0 + CORNER_ROOM, y0, inner_w - name_w - 20 - CORNER_ROOM, m.title,
                             "Star your starting city. Each turn: Travel, Collect or Explore.")
     shared += block
     line, slot = name_line(x0 + inner_w - name_w, y0 + 2, name_w, "Name")
@@ -279,15 +285,16 @@ def compose(m: GameMap, paper: str) -> Composed:
     shared.append(Icon("star", x0 + inner_w - name_w, start_y + 2, 12))
     shared.append(text(x0 + inner_w - name_w + 16, start_y + 12, "Start:", 10, "bold"))
     sw = fonts.text_width("Start:", 10, "bold")
-    shared.append(Line(x0 + inner_w - name_w + 20 + sw, start_y + 14.5, x0 + inner_w, start_y + 14.5,
-                       Style(stroke=INK, width=0.7)))
+    start = (x0 + inner_w - name_w + 20 + sw, start_y + 1, x0 + inner_w, start_y + 14.5)  # the line, a field's box
+    shared.append(Line(start[0], start[3], start[2], start[3], Style(stroke=INK, width=0.7)))
     top = y0 + max(th, 40) + 8
     p, (drawn, cities, routes) = _planned_map(m, x0, top, inner_w, y0 + inner_h - top)
     shared += drawn
     shared += _key(x0, p.key_y, p.left_w, m)[0]
     sections, boxes = _sections(m, p)
     shared += sections
-    return Composed(tuple(shared), slot, Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes)), p)
+    return Composed(tuple(shared), slot, Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes)), p,
+                    start)
 
 
 def _problems(m: GameMap, paper: str, shared: tuple[Item, ...], fields: Fields) -> list[str]:
@@ -304,7 +311,7 @@ def layout_problems(m: GameMap, paper: str) -> list[str]:
     Other layout errors (text the font cannot print, unknown paper) are raised.
     """
     try:
-        shared, _, fields, _ = compose(m, paper)
+        shared, _, fields, *_ = compose(m, paper)
     except NoRoom as exc:
         return [str(exc)]
     return _problems(m, paper, shared, fields)
