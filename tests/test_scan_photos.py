@@ -123,3 +123,48 @@ def test_solo_the_ticked_turn_box_is_the_finish_and_nothing_is_flagged() -> None
     assert game.uncertain == ()
     assert game.doc["players"][0]["finished_turn"] == 14
     assert game.score.players[0].total > 0
+
+
+def test_save_keeps_the_routes_of_a_trail_in_doubt_and_score_warns(tmp_path: Path) -> None:
+    from click.testing import CliRunner
+
+    from printkit.cli import cli
+
+    branching = sim.Filled((), ("mexico-city-new-york", "new-york-vancouver", "london-new-york"), "vancouver")
+    sheet = tmp_path / "ann.jpg"
+    sheet.write_bytes(photo("world", "a4", ("Ann",), 0, branching))
+    saved = tmp_path / "game.toml"
+    result = CliRunner().invoke(cli, ["scan", str(sheet), "--save", str(saved), "--review", str(tmp_path / "r")])
+    assert result.exit_code == 3
+    text = saved.read_text()
+    assert "# Ann: routes read as drawn (? = in doubt): london-new-york, mexico-city-new-york, new-york-vancouver; " \
+           "no route line is written: check the doubtful ones" in text
+    scored = CliRunner().invoke(cli, ["score", str(saved)])
+    assert scored.stderr.splitlines()[0] == (f"Warning: '{saved}' still lists the unsure reads printkit scan left in "
+                                             "it: check each one, correct the file, then delete those comments")
+    clean = tmp_path / "clean.toml"
+    clean.write_text(text.split("\n\n", 1)[1])
+    assert "Warning" not in CliRunner().invoke(cli, ["score", str(clean)]).stderr
+
+
+def test_the_overlay_reds_only_the_routes_in_doubt() -> None:
+    import cv2
+    import numpy as np
+
+    from printkit.scan.ink import blank_sheet
+    from printkit.scan.review import MARKED, UNCERTAIN, overlay
+    from printkit.scan.sheet import Uncertain
+
+    s = read(photo("world", "a4", ("Ann",), 0, sim.Filled((), ("london-new-york",), "new-york")))
+    s.uncertain.append(Uncertain("route.london-moscow", 0.3, "route london-moscow: drawn? (40% of it inked)"))
+    s.uncertain.append(Uncertain("route", 0.2, "route: the drawn routes do not join into one trail"))
+    image = cv2.imdecode(np.frombuffer(overlay(s, blank_sheet("world", "a4").fields), np.uint8), cv2.IMREAD_COLOR)
+    fields = blank_sheet("world", "a4").fields
+
+    def colour(rid: str) -> tuple[int, ...]:
+        (ax, ay), (bx, by) = next(r.points for r in fields.routes if r.id == rid)[::len(next(
+            r.points for r in fields.routes if r.id == rid)) - 1]
+        t = 0.4  # off the middle, clear of the label
+        return tuple(int(v) for v in image[round((ay + (by - ay) * t) * 2.5), round((ax + (bx - ax) * t) * 2.5)])
+
+    assert colour("london-new-york") == MARKED and colour("london-moscow") == UNCERTAIN
