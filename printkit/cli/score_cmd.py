@@ -86,7 +86,7 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool, re
 
 def _warn_unsure(path: Path) -> None:
     """A one-line warning when the game file still carries the unsure reads ``printkit scan --save`` listed."""
-    from printkit.scan.game import UNSURE_HEADER
+    from printkit.loading.records import UNSURE_HEADER
 
     try:
         with path.open(encoding="utf-8", errors="replace") as f:

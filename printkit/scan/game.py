@@ -6,16 +6,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from printkit.loading.records import UNSURE_HEADER
 from printkit.scan.images import ScanError
 from printkit.scan.sheet import SheetRead, Uncertain, player_table
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap
     from printkit.rules.report import GameScore
-
-
-UNSURE_HEADER = "# Read by printkit scan. Check these unsure reads"
-"""How a saved game file that still lists unsure reads begins (``printkit score`` warns on it)."""
 
 
 @dataclass(frozen=True)
