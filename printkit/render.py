@@ -47,7 +47,8 @@ class Request(NamedTuple):
 
     ``output`` is a file path, :data:`STREAM`, or None for :func:`default_output`;
     ``fields`` a path to write the sheet's geometry JSON to; ``svg_text`` how SVG
-    draws text ("path", the default, or "font"; see :class:`printkit.backends.Options`).
+    draws text ("path", the default, or "font"; see :class:`printkit.backends.Options`);
+    ``game`` the id of the game the sheets are printed for (their QR codes name it).
     """
 
     kind: str
@@ -59,6 +60,7 @@ class Request(NamedTuple):
     fields: str | None = None
     fillable: bool = False
     svg_text: str | None = None
+    game: str | None = None
 
 
 class Rendered(NamedTuple):
@@ -125,6 +127,16 @@ def fillable_sheet(sheet: Sheet, kind: str, fmt: Format) -> Sheet:
     return fillable(sheet)
 
 
+def game_sheet(sheet: Sheet, game: str) -> Sheet:
+    """The sheet printed for one game: a map sheet's QR codes also carry the game's id (other sheets have none)."""
+    from printkit.sheets.identity import for_game
+
+    if sheet.geometry is None:
+        return sheet
+    f = sheet.geometry.fields
+    return sheet._replace(document=for_game(sheet.document, f.map, f.paper, sheet.geometry.layout, game))
+
+
 def backend_options(svg_text: str | None, fmt: Format) -> Options:
     """The backends' options for ``svg_text`` (an OptionError for another format than SVG or an unknown way)."""
     from printkit.backends import SVG_TEXTS, Options
@@ -154,6 +166,11 @@ def render_sheet(request: Request, *, check: Check = NO_CHECK, stream: BinaryIO 
     if request.fields is not None:
         fields = fields_text(sheet, request.kind)
         check.output(request.fields, FIELDS)
+    if request.fillable and request.game is not None:
+        raise OptionError(FILLABLE, "the form fields do not carry the game's id yet; print the game's sheets, "
+                                    "or render --fillable without --game")
+    if request.game is not None:
+        sheet = game_sheet(sheet, request.game)
     if request.fillable:
         sheet = fillable_sheet(sheet, request.kind, chosen)
     document = sheet.document

@@ -100,7 +100,7 @@ def test_a_symlinked_state_file_keeps_its_link(tmp_path: Path) -> None:
     link = tmp_path / "game.json"
     link.symlink_to(real)
     runner = CliRunner()
-    start = runner.invoke(cli, ["turns", "start", "--players", "Ann,Bo", "--seed", "1", "--state", str(link)])
+    start = runner.invoke(cli, ["turns", "start", "--players", "Ann,Bo", "--mode", "party", "--seed", "1", "--state", str(link)])
     assert start.exit_code == 0, start.output
     step = runner.invoke(cli, ["turns", "next", "--state", str(link)])
     assert step.exit_code == 0, step.output

@@ -264,9 +264,9 @@ def test_solo_game_ends_after_20_turns_or_when_everyone_finished() -> None:
     party = turns.Game(info, ("Ann", "Bo"), seed=7)
     for _ in range(3):
         party.next_turn()
-    assert party.finish("Ann") == ("Ann", 3, 17)  # home on turn 3: 20 - 3 = 17
+    assert party.finish(["Ann"]) == [("Ann", 3, 17)]  # home on turn 3: 20 - 3 = 17
     party.next_turn()
-    assert party.finish("Bo") == ("Bo", 4, 16) and party.over  # everyone home after turn 4
+    assert party.finish(["Bo"]) == [("Bo", 4, 16)] and party.over  # everyone home after turn 4
     with pytest.raises(RuleError):
         party.next_turn()
     alone = turns.Game(info, ("Ann",), seed=7)

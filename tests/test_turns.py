@@ -79,7 +79,7 @@ def test_full_solo_game(runner: CliRunner, state: Path) -> None:
         "Game over: every player has finished their trip (after turn 20 of 20).",
         "Map: Around the World, seed 42, solo mode",
         "  Player 1  home on turn 20: speed bonus 0",
-        "Score each sheet (`printkit score`), add the speed bonus, and find your rating:",
+        f"`printkit score --game {state}` scores every sheet with its speed bonus and gives the rating:",
         *RATING_CHART,
     ]
 
@@ -151,7 +151,7 @@ def test_same_seed_same_twenty_rolls_in_separate_games(runner: CliRunner, tmp_pa
 
 
 def test_undo_takes_back_finish_and_end(runner: CliRunner, state: Path) -> None:
-    start(runner, state, "--players", "Ann,Bo", "--seed", "1")
+    start(runner, state, "--players", "Ann,Bo", "--mode", "party", "--seed", "1")
     run(runner, state, "next")
     run(runner, state, "finish", "Bo")
     assert run(runner, state, "undo").output.splitlines()[0] == "Took back Bo's finish on turn 1."
@@ -165,7 +165,7 @@ def test_undo_takes_back_finish_and_end(runner: CliRunner, state: Path) -> None:
 
 
 def test_a_command_that_changes_nothing_does_not_rewrite_the_file(runner: CliRunner, state: Path) -> None:
-    start(runner, state, "--players", "Ann,Bo", "--seed", "1")
+    start(runner, state, "--players", "Ann,Bo", "--mode", "party", "--seed", "1")
     inode = state.stat().st_ino  # a save is an atomic replace: a new inode
     assert run(runner, state, "finish", "Zed").exit_code == 2  # refused inside the change: nothing saved
     assert state.stat().st_ino == inode
@@ -178,12 +178,13 @@ def test_a_command_that_changes_nothing_does_not_rewrite_the_file(runner: CliRun
 
 
 def test_status_shows_the_state_path(runner: CliRunner, state: Path) -> None:
-    start(runner, state, "--players", "Ann,Bo", "--seed", "3")
+    start(runner, state, "--players", "Ann,Bo", "--mode", "party", "--seed", "3")
     run(runner, state, "next")
     run(runner, state, "finish", "ANN")
     lines = run(runner, state, "status").output.splitlines()
     assert lines == [
         f"Game file: {state.resolve()}",
+        f"Game id: {json.loads(state.read_text())['id']}",
         "Map: Around the World (world), party mode, seed 3",
         f"Turn 1 of 20: {turn_roll(DICE, 3, 1).text}",
         "Still travelling (1 of 2): Bo",
@@ -278,7 +279,7 @@ def test_next_without_a_game_says_how_to_start(runner: CliRunner, state: Path) -
 
 
 def test_finish_unknown_and_twice(runner: CliRunner, state: Path) -> None:
-    start(runner, state, "--players", "Ann,Bo")
+    start(runner, state, "--players", "Ann,Bo", "--mode", "party")
     result = run(runner, state, "finish", "Ann")
     assert result.exit_code == 1
     assert result.stderr == "Error: no turn has been played yet; roll turn 1 with `printkit turns next`\n"
@@ -364,15 +365,15 @@ def test_read_only_state_is_not_changed(runner: CliRunner, state: Path) -> None:
     assert run(runner, state, "status").exit_code == 0  # reading still works
 
 
-def test_navigator_note_follows_the_maps_multiplayer_range() -> None:
+def test_the_default_mode_follows_the_maps_multiplayer_range() -> None:
+    """The mode by player count, as `printkit score` picks it: the multiplayer range is the map's data."""
     from printkit.loading.maps import load_map
-    from printkit.rules.turns import navigator_note
+    from printkit.rules.turns import default_mode
 
     world = load_map("world")
-    assert navigator_note(world, 1) is None
-    assert navigator_note(world, 2) == "with 2-6 players the rulebook uses a Navigator; playing with the dice anyway"
-    assert navigator_note(world, 6) is not None
-    assert navigator_note(world, 7) is None
+    assert (world.min_multiplayer, world.max_multiplayer) == (2, 6)
+    assert [default_mode(n, world.max_multiplayer) for n in (1, 2, 6, 7)] == ["solo", "multiplayer", "multiplayer",
+                                                                              "party"]
 
 
 def test_bad_player_names_are_a_typed_rule_error() -> None:

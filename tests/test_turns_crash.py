@@ -91,7 +91,7 @@ def test_kill_right_after_rename_keeps_the_new_state(runner: CliRunner, tmp_path
     assert runner.invoke(cli, ["turns", "start", "--seed", "11", "--state", str(state)]).exit_code == 0
     assert _child(state, "after-rename") == -signal.SIGKILL
     result = runner.invoke(cli, ["turns", "status", "--state", str(state)])
-    assert result.output.splitlines()[2] == f"Turn 1 of 20: {turn_roll(DICE, 11, 1).text}"
+    assert result.output.splitlines()[3] == f"Turn 1 of 20: {turn_roll(DICE, 11, 1).text}"
     assert [p.name for p in tmp_path.iterdir() if p.suffix == ".tmp"] == []
 
 

@@ -78,13 +78,13 @@ def _options() -> Iterator[None]:
             raise click.BadParameter(exc.detail, param_hint=exc.option) from None
 
 
-def _check(subject: str, fields: str | None) -> Check:
-    """Every file a render writes is vetted as every writing option's is: its folder exists, it is not the map,
-    and no sheet is the ``--fields`` file (one output never replaces another)."""
+def _check(inputs: list[str], fields: str | None) -> Check:
+    """Every file a render writes is vetted as every writing option's is: its folder exists, it is not an input
+    (the map, a game file), and no sheet is the ``--fields`` file (one output never replaces another)."""
     from printkit.render import Check
 
     def outputs(paths: Sequence[Path], option: str) -> None:
-        not_an_input(paths, [subject], option)
+        not_an_input(paths, inputs, option)
         folder = paths[0].parent if paths else None
         if folder is not None and folder.exists() and not folder.is_dir():
             raise click.BadParameter(f"{shown_path(folder)} is a file, not a folder: give -o PATH", param_hint=option)
@@ -93,7 +93,21 @@ def _check(subject: str, fields: str | None) -> Check:
             raise click.BadParameter(f"{shown_path(clash)} is also the '--fields' file; one would replace the other: "
                                      "give them different names", param_hint=option)
 
-    return Check(lambda path, option: output_path(path, option, [subject]), outputs)
+    return Check(lambda path, option: output_path(path, option, inputs), outputs)
+
+
+def _game_pack(kind: str, subject: str | None, players: int | None, names: str | None,
+               game_path: str) -> tuple[str, list[str], str]:
+    """(map, names, game id) of the game file's own pack; a usage error for options it replaces."""
+    from printkit.cli.turns_cmd import saved_game
+
+    if subject is not None or players is not None or names is not None:
+        raise click.UsageError("--game prints the game's own map and players: leave out MAP, --players and --names")
+    game = saved_game(game_path).load()
+    if kind == "tracker" and not game.dice:
+        raise click.UsageError("a multiplayer game has no turn tracker (a Navigator chooses each turn's action); "
+                               "print its map and scorepad")
+    return game.map.source, list(game.players), game.id
 
 
 def _one_target(a: str | os.PathLike[str], b: str | os.PathLike[str]) -> bool:
@@ -123,7 +137,7 @@ def _progress(total: int) -> AbstractContextManager[Progress | None]:
 
 @click.command(name="render", cls=FactsCommand, facts=_facts)
 @click.argument("kind", metavar="KIND")
-@click.argument("subject", metavar="MAP")
+@click.argument("subject", metavar="MAP", required=False)
 @click.option("--players", type=click.IntRange(1, MAX_PLAYERS), help="Number of blank sheets (one per player).")
 @click.option("--names", help='Comma-separated player names, one sheet each: "Ann,Bo,Cy".')
 @click.option("--format", "fmt", type=click.Choice(FORMAT_CHOICES, case_sensitive=False),
@@ -141,8 +155,12 @@ def _progress(total: int) -> AbstractContextManager[Progress | None]:
 @click.option("--svg-text", type=click.Choice(SVG_TEXT_CHOICES, case_sensitive=False),
               help="SVG: text as glyph outlines that every renderer draws alike (path, the default), or as "
                    "editable text with its font embedded (font).")
-def render(kind: str, subject: str, players: int | None, names: str | None, fmt: str | None, paper: str,
-           output: str | None, seed: int, fields_path: str | None, fillable: bool, svg_text: str | None) -> None:
+@click.option("--game", "game_path", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Print the pack of this game file (`printkit turns start`): its map, players and mode; "
+                   "the QR codes name the game, for `printkit scan --game`.")
+def render(kind: str, subject: str | None, players: int | None, names: str | None, fmt: str | None, paper: str,
+           output: str | None, seed: int, fields_path: str | None, fillable: bool, svg_text: str | None,
+           game_path: str | None) -> None:
     """Render sheet KIND ({kinds}) of MAP to PDF, SVG or PNG.
 
     MAP is a bundled map ({maps}), a map .toml file, or another game
@@ -156,16 +174,24 @@ def render(kind: str, subject: str, players: int | None, names: str | None, fmt:
       printkit render tracker world --paper letter -o tracker.png
       printkit render scorepad europe --players 8 --format svg
       printkit render map world --names "Ann,Bo,Cy" --fillable -o party.pdf
+      printkit render map --game printkit-game.json
     """
     from printkit.cli import PAUSED_PAGES, resume_collector
     from printkit.render import STREAM, Request, render_sheet
 
-    roster = _roster(players, names)
+    game_id = None
+    if game_path is not None:
+        subject, roster, game_id = _game_pack(kind, subject, players, names, game_path)
+    elif subject is None:
+        raise click.UsageError("Missing argument 'MAP' (or give --game FILE to print a game's pack).")
+    else:
+        roster = _roster(players, names)
     if len(roster) > PAUSED_PAGES:
         resume_collector()
-    request = Request(kind, subject, roster, paper.lower(), fmt, output, fields_path, fillable, svg_text)
+    request = Request(kind, subject, roster, paper.lower(), fmt, output, fields_path, fillable, svg_text, game_id)
+    inputs = [subject] if game_path is None else [subject, game_path]
     with _options():
-        done = render_sheet(request, check=_check(subject, fields_path), stream=sys.stdout.buffer, progress=_progress)
+        done = render_sheet(request, check=_check(inputs, fields_path), stream=sys.stdout.buffer, progress=_progress)
     if output == STREAM:
         return
     paths, pages = done.paths, done.pages

@@ -77,8 +77,10 @@ def review_folder(value: str, files: tuple[str, ...]) -> Path:
 @click.option("--review", metavar="DIR", help="Write one overlay PNG per sheet into this folder (never an input folder; "
               "a name already taken gets -2, -3...).")
 @click.option("--accept", is_flag=True, help="Exit 0 even when some reads are unsure.")
+@click.option("--game", "game_path", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Attach the reads to this game file (`printkit turns`); sheets of another game are refused.")
 def scan(files: tuple[str, ...], mode: str | None, map_files: tuple[str, ...], as_json: bool, save: str | None,
-         review: str | None, accept: bool) -> None:
+         review: str | None, accept: bool, game_path: str | None) -> None:
     """Score photographed or scanned map sheets: all sheets given form one game.
 
     FILE is a PNG or JPEG photo or scan, a PDF of scanned pages (one sheet a
@@ -96,8 +98,11 @@ def scan(files: tuple[str, ...], mode: str | None, map_files: tuple[str, ...], a
     Example:
       printkit scan scan.pdf
       printkit scan photos/ --review review --save game.toml
+      printkit scan sheets.pdf --game printkit-game.json
     """
     _need_extra()
+    if game_path is not None and (mode is not None or save is not None):
+        raise click.UsageError("--game keeps the reads in the game file, in its mode: leave out --mode and --save")
     from printkit.cli.common import load_map_param, output_file
     from printkit.scan.images import expand, limit_decoder, quiet
 
@@ -120,6 +125,10 @@ def scan(files: tuple[str, ...], mode: str | None, map_files: tuple[str, ...], a
         click.echo(f"Error: {line}", err=True)
     if not found.sheets:
         raise SystemExit(1)
+    if game_path is not None:
+        _reviews(folder, found)
+        _into_game(game_path, found, as_json, accept)
+        return
     _report(scan_game(list(found.sheets), mode), found, as_json, target, folder, accept)
 
 
@@ -127,8 +136,7 @@ def _report(game: ScannedGame, found: Scanned, as_json: bool, save: str | None, 
             accept: bool) -> None:
     """The scores, the unsure reads, the review overlays and the game file; the exit status."""
     from printkit.cli.common import show_score
-    from printkit.scan.images import quiet, shown_file
-    from printkit.scan.run import write_reviews
+    from printkit.scan.images import shown_file
 
     if as_json:
         import json
@@ -138,11 +146,7 @@ def _report(game: ScannedGame, found: Scanned, as_json: bool, save: str | None, 
         show_score(game.score, game.title)
         for who, u in game.uncertain:
             click.echo(f"Unsure: {who}: {u.message}", err=True)
-    if review:
-        with quiet():
-            written = write_reviews(review, found.sheets)
-        for path in written:
-            click.echo(f"Wrote {shown_file(path)}", err=True)
+    _reviews(review, found)
     if save and not found.errors:
         _save(game, save)
     elif save:
@@ -150,4 +154,52 @@ def _report(game: ScannedGame, found: Scanned, as_json: bool, save: str | None, 
     if found.errors:
         raise SystemExit(1)
     if game.uncertain and not accept:
+        raise SystemExit(UNSURE_EXIT)
+
+
+def _reviews(review: Path | None, found: Scanned) -> None:
+    """``--review``: one overlay PNG per sheet into the folder."""
+    from printkit.scan.images import quiet, shown_file
+    from printkit.scan.run import write_reviews
+
+    if review:
+        with quiet():
+            written = write_reviews(review, found.sheets)
+        for path in written:
+            click.echo(f"Wrote {shown_file(path)}", err=True)
+
+
+def _into_game(path: str, found: Scanned, as_json: bool, accept: bool) -> None:
+    """``--game``: attach every sheet to the game file (or none), then score it once every player has marks."""
+    from printkit.cli.common import show_score
+    from printkit.cli.game_score import attach_scans, game_result
+    from printkit.rules.gamefile import missing_marks
+
+    if found.errors:
+        click.echo(f"Not attached to {path}: some pages could not be read", err=True)
+        raise SystemExit(1)
+    game = attach_scans(path, list(found.sheets))
+    click.echo(f"Attached {len(found.sheets)} sheet{'s' * (len(found.sheets) != 1)} to game {game.id} in {path}.",
+               err=True)
+    missing = missing_marks(game)
+    reads = [u.to_json() for u in game.unsure]
+    if missing:
+        if as_json:
+            import json
+
+            click.echo(json.dumps({"missing": missing, "reads": reads}, indent=2, ensure_ascii=False))
+        else:
+            click.echo(f"Still to scan or type: {', '.join(missing)}.")
+    else:
+        result, title = game_result(game, path)
+        if as_json:
+            import json
+
+            click.echo(json.dumps({**result.to_json(), "reads": reads}, indent=2, ensure_ascii=False))
+        else:
+            show_score(result, title)
+    if not as_json:
+        for u in game.unsure:
+            click.echo(f"Unsure: {u.player}: {u.message}", err=True)
+    if game.unsure and not accept:
         raise SystemExit(UNSURE_EXIT)

@@ -23,7 +23,7 @@ def _facts() -> dict[str, object]:
 
 
 @click.command(name="score", cls=FactsCommand, facts=_facts)
-@click.argument("gamefile", metavar="GAMEFILE|MAP")
+@click.argument("gamefile", metavar="GAMEFILE|MAP", required=False)
 @click.option("--json", "as_json", is_flag=True, help="Print the scores as JSON (keys documented in the README).")
 @click.option(
     "--save",
@@ -32,7 +32,10 @@ def _facts() -> dict[str, object]:
 )
 @click.option("--prompt", "force_prompt", is_flag=True, help="Ask for the marks even when input is not a terminal.")
 @click.option("--record", is_flag=True, help="Keep the game in the history (printkit history); once per file.")
-def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool, record: bool) -> None:
+@click.option("--game", "game_path", metavar="FILE", type=click.Path(dir_okay=False),
+              help="Score the game file of `printkit turns` (marks from `scan --game` or --prompt, finishes from it).")
+def score(gamefile: str | None, as_json: bool, save: str | None, force_prompt: bool, record: bool,
+          game_path: str | None) -> None:
     """Score a finished game: every section, totals, winner(s) and tie-breaks.
 
     GAMEFILE is a TOML or JSON game record (any game: its `game` key picks
@@ -50,9 +53,14 @@ def score(gamefile: str, as_json: bool, save: str | None, force_prompt: bool, re
       printkit score game.json --json
       printkit score world --save tonight.toml
       printkit score chris.toml --record
+      printkit score --game printkit-game.json
     """
     from printkit import registry
     from printkit.loading.records import load_record
+
+    if game_path is not None or gamefile is None:
+        _score_game(game_path, gamefile, save, as_json, force_prompt)
+        return
 
     path = Path(gamefile)
     if _is_file(path):
@@ -96,6 +104,17 @@ def _warn_unsure(path: Path) -> None:
     if head == UNSURE_HEADER:
         click.echo(f"Warning: {shown_path(str(path))} still lists the unsure reads printkit scan left in it: check "
                    "each one, correct the file, then delete those comments", err=True)
+
+
+def _score_game(game_path: str | None, gamefile: str | None, save: str | None, as_json: bool, prompt: bool) -> None:
+    """``--game FILE``: the game file of `printkit turns` scored alone (a usage error beside GAMEFILE or --save)."""
+    from printkit.cli.game_score import score_game_file
+
+    if game_path is None:
+        raise click.UsageError("Missing argument 'GAMEFILE|MAP' (or give --game FILE).")
+    if gamefile is not None or save is not None:
+        raise click.UsageError("--game scores the game file alone: leave out GAMEFILE|MAP and --save")
+    score_game_file(game_path, as_json, prompt)
 
 
 def _record(path: Path, result: GameScore, title: str) -> None:
@@ -224,38 +243,44 @@ def _ask_names(m: GameMap, mode: str) -> list[str]:
 
 def enter_game(m: GameMap, map_value: str) -> dict[str, Any]:
     """Ask for the mode, names and every player's marks; return a game record."""
-    from printkit.loading.records.atw import player_table
-
     click.echo(f"Scoring a game on the {shorten(m.name)} map. Each question shows the allowed range.")
     mode = _ask("Mode", "multiplayer, solo or party", type=click.Choice(["multiplayer", "solo", "party"], case_sensitive=False),
                 default="multiplayer")
-    players: list[dict[str, Any]] = []
-    for name in _ask_names(m, mode):
-        click.echo(f"\n{name}")
-        click.echo(f"  {m.collect.name} (souvenirs)")
-        souvenirs = {k.id: _ask_int(f"    {k.name}", m.collect.boxes) for k in m.collect.kinds}
-        explore: dict[str, int] = {}
-        for track in m.explore:
-            click.echo(f"  {track.name}")
-            explore.update({k.id: _ask_int(f"    {k.name}", track.boxes) for k in track.kinds})
-        click.echo("  Cities visited (the starting city counts)")
-        visited = {r.id: _ask_int(f"    {r.name}", len(m.region_cities(r.id))) for r in m.regions}
-        iconic = _ask_int("  Iconic cities visited", len(m.iconic_cities)) if m.iconic_table else None
-        returned = _confirm("  Back at the starting city?")
-        players.append(player_table(m, name, souvenirs, explore, visited=visited, iconic=iconic, returned=returned,
-                                    **_entered_end(m, mode, name, visited, returned, explore)))
+    players = [enter_player(m, mode, name) for name in _ask_names(m, mode)]
     click.echo("")
     return {"map": map_value, "mode": mode, "players": players}
 
 
+def enter_player(m: GameMap, mode: str, name: str, finished: int | None = None) -> dict[str, Any]:
+    """Ask for one player's marks; their ``[[players]]`` table (``finished``: the tracker's finish turn, not asked)."""
+    from printkit.loading.records.atw import player_table
+
+    click.echo(f"\n{name}")
+    click.echo(f"  {m.collect.name} (souvenirs)")
+    souvenirs = {k.id: _ask_int(f"    {k.name}", m.collect.boxes) for k in m.collect.kinds}
+    explore: dict[str, int] = {}
+    for track in m.explore:
+        click.echo(f"  {track.name}")
+        explore.update({k.id: _ask_int(f"    {k.name}", track.boxes) for k in track.kinds})
+    click.echo("  Cities visited (the starting city counts)")
+    visited = {r.id: _ask_int(f"    {r.name}", len(m.region_cities(r.id))) for r in m.regions}
+    iconic = _ask_int("  Iconic cities visited", len(m.iconic_cities)) if m.iconic_table else None
+    returned = _confirm("  Back at the starting city?")
+    return player_table(m, name, souvenirs, explore, visited=visited, iconic=iconic, returned=returned,
+                        **_entered_end(m, mode, name, visited, returned, explore, finished))
+
+
 def _entered_end(m: GameMap, mode: str, name: str, visited: dict[str, int], returned: bool,
-                 explore: dict[str, int]) -> dict[str, Any]:
-    """The turn a solo or party trip ended on, or who marked a rare kind first (multiplayer), asked for."""
+                 explore: dict[str, int], finished: int | None = None) -> dict[str, Any]:
+    """The turn a solo or party trip ended on (``finished`` if the tracker knows it), or who marked a rare kind
+    first (multiplayer), asked for."""
     from printkit.model.records import PlayerMarks
     from printkit.rules.atw import end_condition_met
 
     marks = PlayerMarks(name, visited=visited, returned=returned)
     if mode != "multiplayer" and end_condition_met(m, marks) and returned:
+        if finished is not None:
+            return {"finished_turn": finished}
         return {"finished_turn": _ask_int("  Turn the trip ended on", m.solo.turns, 1)}
     if mode == "multiplayer":
         firsts = [k.id for t in m.explore if t.first_bonus for k in t.kinds

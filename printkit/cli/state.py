@@ -15,7 +15,7 @@ from typing import Any, Generic, NamedTuple, TypeVar
 
 import click
 
-from printkit.loading.state import StateFile
+from printkit.loading.state import STATE_FORMAT, Migration, StateFile
 
 T = TypeVar("T")
 F = TypeVar("F", bound=Callable[..., Any])
@@ -55,9 +55,11 @@ class Companion(NamedTuple):
         """`` --state PATH`` to repeat in a suggested command, or nothing for the default file."""
         return "" if path == self.default else f" --state {path}"
 
-    def at(self, path: str, dump: Callable[[T], dict[str, Any]], load: Callable[[dict[str, Any], str], T]) -> "Saved[T]":
-        """The game saved at ``path``, read and written with this schema."""
-        return Saved(StateFile(self.kind, dump, load), path, f"{self.missing} `{self.start}{self.flag(path)}`")
+    def at(self, path: str, dump: Callable[[T], dict[str, Any]], load: Callable[[dict[str, Any], str], T],
+           fmt: int = STATE_FORMAT, migrate: Migration | None = None) -> "Saved[T]":
+        """The game saved at ``path``, read and written with this schema (state format ``fmt``, older ones migrated)."""
+        file = StateFile(self.kind, dump, load, fmt, migrate)
+        return Saved(file, path, f"{self.missing} `{self.start}{self.flag(path)}`")
 
 
 class Saved(NamedTuple, Generic[T]):

@@ -53,9 +53,25 @@ def qr_code(payload: str, x: float, y: float, size: float) -> Cells:
     return Cells(x, y, size / width, width, modules, INK_FILL)
 
 
-def sheet_payload(map_id: str, paper: str, layout: str, page: int, name: str) -> str:
-    """The QR text of one sheet: ``pk1|<map>|<paper>|<layout>|<page>|<name>`` (page from 1)."""
-    return "|".join((PAYLOAD_TAG, map_id, paper.lower(), layout, str(page), name))
+GAME_FIELD = "game="
+"""Starts the optional 7th field of a sheet printed for one game (``printkit render --game``): its game id."""
+GAME_DIGITS = frozenset("0123456789abcdef")
+
+
+def sheet_payload(map_id: str, paper: str, layout: str, page: int, name: str, game: str | None = None) -> str:
+    """The QR text of one sheet: ``pk1|<map>|<paper>|<layout>|<page>|<name>`` (page from 1), then ``|game=<id>``
+    when the sheet belongs to one game."""
+    text = "|".join((PAYLOAD_TAG, map_id, paper.lower(), layout, str(page), name))
+    return text if game is None else f"{text}|{GAME_FIELD}{game}"
+
+
+def _split_game(rest: str) -> tuple[str, str | None]:
+    """(name, game id) of a payload's last fields: a final ``|game=<hex digits>`` is the game, not the name."""
+    name, bar, last = rest.rpartition("|")
+    digits = last.removeprefix(GAME_FIELD)
+    if bar and last.startswith(GAME_FIELD) and digits and set(digits) <= GAME_DIGITS:
+        return name, digits
+    return rest, None
 
 
 def parse_payload(text: str) -> tuple[str, str, str, int, str] | None:
@@ -63,4 +79,10 @@ def parse_payload(text: str) -> tuple[str, str, str, int, str] | None:
     parts = text.split("|", 5)
     if len(parts) != 6 or parts[0] != PAYLOAD_TAG or not parts[4].isdigit():
         return None
-    return parts[1], parts[2], parts[3], int(parts[4]), parts[5]
+    return parts[1], parts[2], parts[3], int(parts[4]), _split_game(parts[5])[0]
+
+
+def payload_game(text: str) -> str | None:
+    """The game id a sheet's QR text carries (printed with ``render --game``), or None."""
+    parts = text.split("|", 5)
+    return _split_game(parts[5])[1] if len(parts) == 6 and parse_payload(text) is not None else None

@@ -19,11 +19,15 @@ from printkit.files import atomic_write, file_mode, path_text
 from printkit.loading.text import FileProblem, parse_json, read_bytes, top_table, utf8_text
 
 STATE_FORMAT = 1
+"""The state format of a kind that declares none (``abby``, ``wereldsteden``); ``turns`` is at format 2."""
 T = TypeVar("T")
+Migration = Callable[[dict[str, Any], int, str], dict[str, Any]]
+"""``migrate(doc, format, path)``: a state document of an older ``format`` rewritten in the current one."""
 
 
-def read_state(path: str | os.PathLike[str], kind: str, version: str = __version__) -> dict[str, Any]:
-    """Load a companion state file of ``kind``, refusing corrupt or foreign files."""
+def read_state(path: str | os.PathLike[str], kind: str, version: str = __version__,
+               current: int = STATE_FORMAT) -> dict[str, Any]:
+    """Load a companion state file of ``kind`` (formats 1..``current``), refusing corrupt or foreign files."""
     p = path_text(path)
     try:
         raw = read_bytes(p)
@@ -45,21 +49,21 @@ def read_state(path: str | os.PathLike[str], kind: str, version: str = __version
         raise StateError(f"{p}: state file is corrupt (no format number); it was left untouched")
     if fmt < 1:
         raise StateError(f"{p}: state file is corrupt (format {fmt} was never written by printkit); it was left untouched")
-    if fmt > STATE_FORMAT:
+    if fmt > current:
         raise StateError(
             f"{p}: written by a newer printkit (state format {fmt}, this is printkit {version} "
-            f"reading format {STATE_FORMAT}); upgrade printkit to continue this game"
+            f"reading format {current}); upgrade printkit to continue this game"
         )
     return state
 
 
-def write_state(path: str | os.PathLike[str], kind: str, state: dict[str, Any]) -> None:
-    """Save a companion state atomically, tagged with its kind and format."""
+def write_state(path: str | os.PathLike[str], kind: str, state: dict[str, Any], fmt: int = STATE_FORMAT) -> None:
+    """Save a companion state atomically, tagged with its kind and format ``fmt``."""
     p = path_text(path)
     mode = file_mode(path)
     if mode is not None and not mode & 0o222:
         raise StateError(f"{p}: state file is read-only; the game was not changed")
-    doc = {"printkit": kind, "format": STATE_FORMAT, **state}
+    doc = {"printkit": kind, "format": fmt, **state}
     data = (json.dumps(doc, indent=2, sort_keys=True, ensure_ascii=False) + "\n").encode()
     try:
         atomic_write(path, data)
@@ -88,11 +92,18 @@ def unknown_key(saved: object, known: object, path: str = "") -> str | None:
 
 
 class StateFile(NamedTuple, Generic[T]):
-    """One companion's state file: its kind and its schema, ``dump(value)`` and ``load(doc, path)``."""
+    """One companion's state file: its kind and its schema, ``dump(value)`` and ``load(doc, path)``.
+
+    ``format`` is the kind's current state format; a file of an older one is
+    read through ``migrate`` (and written back in the current format the next
+    time the game changes).
+    """
 
     kind: str
     dump: Callable[[T], dict[str, Any]]
     load: Callable[[dict[str, Any], str], T]
+    format: int = STATE_FORMAT
+    migrate: Migration | None = None
 
     def exists(self, path: str) -> bool:
         """Whether a state file (of any content) is saved at ``path``."""
@@ -102,7 +113,11 @@ class StateFile(NamedTuple, Generic[T]):
         """The value saved at ``path``; StateError ``<path>: <missing>`` when there is no file."""
         if not self.exists(path):
             raise StateError(f"{path}: {missing}")
-        doc = read_state(path, self.kind)
+        doc = read_state(path, self.kind, current=self.format)
+        if doc["format"] < self.format:
+            if self.migrate is None:
+                raise StateError(f"{path}: state format {doc['format']} cannot be read any more; it was left untouched")
+            doc = self.migrate(doc, doc["format"], path)
         value = self.load(doc, path)
         extra = unknown_key(doc, {"printkit": 0, "format": 0, "printkit_version": 0, **self.dump(value)})
         if extra is not None:
@@ -115,4 +130,4 @@ class StateFile(NamedTuple, Generic[T]):
 
     def write_doc(self, path: str, doc: dict[str, Any]) -> None:
         """Save an already dumped state document at ``path``."""
-        write_state(path, self.kind, {"printkit_version": __version__, **doc})
+        write_state(path, self.kind, {"printkit_version": __version__, **doc}, self.format)

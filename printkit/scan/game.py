@@ -12,7 +12,9 @@ from printkit.scan.sheet import SheetRead, Uncertain, player_table
 
 if TYPE_CHECKING:
     from printkit.model.maps import GameMap
+    from printkit.rules.gamefile import Marks, Unsure
     from printkit.rules.report import GameScore
+    from printkit.rules.turns import Game
 
 
 @dataclass(frozen=True)
@@ -181,3 +183,45 @@ def trail_note(s: SheetRead, who: str) -> str:
     shown = ", ".join(f"{rid}?" if rid in doubt else rid for rid in drawn)
     kept = "the route below is the trail through them" if s.route is not None else "no route line is written"
     return f"{who}: routes read as drawn (? = in doubt): {shown}; {kept}: check the doubtful ones"
+
+
+def _game_sheet(s: SheetRead, game: Game) -> str:
+    """The player of this game whose sheet ``s`` is; a ScanError for a sheet of another game, map or player."""
+    from printkit.rules.turns import UnknownPlayerError
+
+    where = s.source
+    if s.ident.game != game.id:
+        what = f"of another game ({s.ident.game})" if s.ident.game else "not printed for a game"
+        raise ScanError(f"{where}: the sheet is {what}, not of game {game.id}: print this game's sheets with "
+                        "`printkit render map --game FILE`; nothing was attached")
+    if s.m.id != game.map.id:
+        raise ScanError(f"{where}: the sheet is of map {s.m.id}, the game is on {game.map.id}; nothing was attached")
+    try:
+        return game.player(s.ident.name)
+    except UnknownPlayerError as exc:
+        raise ScanError(f"{where}: {exc}; nothing was attached") from None
+
+
+def game_reads(sheets: list[SheetRead], game: Game) -> list[tuple[str, Marks, list[Unsure]]]:
+    """Each sheet as its player's marks in ``game``, with the unsure reads (the tracker's finish turns checked).
+
+    Every sheet is checked before any is returned: one of another game, map
+    or player is a ScanError and nothing is attached.
+    """
+    from printkit.rules.gamefile import Marks, Unsure, finish_check
+
+    owners = [_game_sheet(s, game) for s in sheets]
+    twice = next((who for who in owners if owners.count(who) > 1), None)
+    if twice is not None:
+        raise ScanError(f"two sheets of {twice} are given: scan each player's sheet once; nothing was attached")
+    m = sheets[0].m
+    out: list[tuple[str, Marks, list[Unsure]]] = []
+    for s, who in zip(sheets, owners):
+        _cross_check(s, m, game.mode)
+        table = player_table(s, who, **_extras(s, m, game.mode))
+        turn_unsure = any(u.field == "finished_turn" for u in s.uncertain)
+        table, disagree = finish_check(game, who, table, turn_unsure)
+        kept = [u for u in s.uncertain if not (u.field == "finished_turn" and who in game.finished)]
+        unsure = [Unsure(who, u.field, u.confidence, u.message) for u in kept] + disagree
+        out.append((who, Marks("scan", table), unsure))
+    return out

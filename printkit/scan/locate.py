@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from printkit.layout.marks import parse_payload
+from printkit.layout.marks import parse_payload, payload_game
 from printkit.scan.images import PageSource, ScanError
 from printkit.sheets import identity
 
@@ -35,6 +35,8 @@ class Identity:
     layout: str
     page: int
     name: str
+    game: str | None = None
+    """The game the sheet was printed for (``printkit render --game``), if any."""
 
 
 @dataclass(frozen=True)
@@ -300,7 +302,7 @@ def read_qr(image: Image, h: Image, width: float, where: PageSource) -> Identity
     parsed = parse_payload(text)
     if parsed is None:
         raise ScanError(f"{where}: the QR code is not a printkit map sheet's ({text[:40]!r})")
-    return Identity(*parsed)
+    return Identity(*parsed, payload_game(text))
 
 
 def locate(image: Image, where: PageSource) -> Located:

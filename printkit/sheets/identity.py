@@ -99,3 +99,14 @@ def identify(document: Document, m: GameMap, paper: str, layout: str, blank: Cel
         for k, p in enumerate(document.pages, start=1)
     )
     return replace(document, pages=pages)
+
+
+def for_game(document: Document, map_id: str, paper: str, layout: str, game: str) -> Document:
+    """``document`` (identified map sheets) with each page's QR code also naming ``game``, the game it is printed for."""
+    qx0, qy0, qx1, _ = qr_box(document.width)
+    pages = []
+    for k, p in enumerate(document.pages, start=1):
+        qr = qr_code(sheet_payload(map_id, paper, layout, k, p.label, game), qx0, qy0, qx1 - qx0)
+        pages.append(replace(p, items=tuple(qr if isinstance(i, Cells) and (i.x, i.y) == (qx0, qy0) else i
+                                            for i in p.items)))
+    return replace(document, pages=tuple(pages))
