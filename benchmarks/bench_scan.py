@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "tests"))  # the simulated pen and camera live with the tests
+sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import scan_simulate as sim  # noqa: E402
 from scan_degrade import Capture, capture  # noqa: E402
@@ -80,12 +81,54 @@ def read_rate(sheets: list[tuple[str, bytes, dict[str, object], int]]) -> float:
     return len(sheets) / (time.perf_counter() - start)
 
 
+def blank_pages() -> dict[tuple[str, ...], object]:
+    """Each map and paper's fields and its page rendered at PAGE_DPI."""
+    pages = {}
+    for map_id in MAPS:
+        for paper in PAPERS:
+            sheet = registry.build_sheet("map", map_id, ["Player"], paper)
+            assert sheet.geometry is not None
+            pages[map_id, paper] = (sheet.geometry.fields, next(rasterise(render_pdf(sheet.document), PAGE_DPI, rgb=False)))
+    return pages
+
+
+def classes(games: int, seed: int, only: str | None, verbose: bool) -> int:
+    """The hard classes (benchmarks/scan_classes.py): exact, flagged, error, silently wrong each; 1 if any is silently wrong."""
+    from scan_classes import CLASSES, run_class, run_duplicates
+
+    pages = blank_pages()
+    print(f"{'class':48} exact flagged error silently-wrong")
+    silent = 0
+    for name in CLASSES:
+        if only and only not in name:
+            continue
+        t0 = time.perf_counter()
+        c = run_class(name, games, seed, pages, MAPS, PAPERS, PAGE_DPI, verbose)
+        silent += c["silently wrong"]
+        print(f"{name:48} {c['exact']:5} {c['flagged']:7} {c['error']:5} {c['silently wrong']:14}"
+              f"   ({time.perf_counter() - t0:.0f} s)", flush=True)
+    name = "a sheet photographed twice (games)"
+    if not only or only in name:
+        t0 = time.perf_counter()
+        c = run_duplicates(games, seed, pages, MAPS, PAGE_DPI, verbose)
+        silent += c["silently wrong"]
+        print(f"{name:48} {c['exact']:5} {c['flagged']:7} {c['error']:5} {c['silently wrong']:14}"
+              f"   ({time.perf_counter() - t0:.0f} s)", flush=True)
+    return 1 if silent else 0
+
+
 def main() -> int:
     """Build the corpus, read every sheet, print the numbers; 1 if a target is missed."""
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--sheets", type=int, default=200)
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--classes", type=int, default=0, metavar="N",
+                        help="Instead: N sheets of each hard class (phone, shadow, fold, cut corner, 1-bit, low resolution).")
+    parser.add_argument("--only", help="With --classes: only the classes whose name holds this text.")
+    parser.add_argument("-v", "--verbose", action="store_true", help="With --classes: say why each sheet is not exact.")
     args = parser.parse_args()
+    if args.classes:
+        return classes(args.classes, args.seed, args.only, args.verbose)
     rng = random.Random(args.seed)
     t0 = time.perf_counter()
     sheets = corpus(args.sheets, rng)

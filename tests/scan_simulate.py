@@ -19,6 +19,8 @@ if TYPE_CHECKING:
     from printkit.sheets.fields import Fields
 
 INKS = {"black": (25, 25, 25), "blue": (160, 70, 25), "pencil": (105, 105, 105)}
+LIGHT_INKS = {"light pencil": (175, 175, 175)}
+"""Inks too light for a 1-bit copier's threshold (dots after its dithering): not in the benchmark's random pens."""
 """Pen colours, BGR."""
 MARKS = ("tick", "cross", "dot", "scribble", "fill")
 
@@ -30,6 +32,10 @@ class Pen:
     ink: str = "black"
     width_mm: float = 0.5
     jitter: float = 0.8
+
+
+def _ink(name: str) -> tuple[int, int, int]:
+    return INKS.get(name) or LIGHT_INKS[name]
 
 
 class Sheet:
@@ -48,13 +54,13 @@ class Sheet:
         import cv2
 
         width = max(1, round(self.pen.width_mm / 25.4 * 72 * self.scale))
-        cv2.polylines(self.image, [self._pts(pts)], closed, INKS[self.pen.ink], width, cv2.LINE_AA, shift=3)
+        cv2.polylines(self.image, [self._pts(pts)], closed, _ink(self.pen.ink), width, cv2.LINE_AA, shift=3)
 
     def blob(self, pts: list[tuple[float, float]]) -> None:
         """A filled shape."""
         import cv2
 
-        cv2.fillPoly(self.image, [self._pts(pts)], INKS[self.pen.ink], cv2.LINE_AA, shift=3)
+        cv2.fillPoly(self.image, [self._pts(pts)], _ink(self.pen.ink), cv2.LINE_AA, shift=3)
 
     def wobble(self, v: float) -> float:
         """``v`` moved by the hand's jitter."""

@@ -138,7 +138,7 @@ def test_bad_pages_are_named_and_the_others_still_read(tmp_path: Path, party_pdf
     assert code == 1
     assert err.splitlines() == [
         f"Error: {blank}: no printkit map sheet found (found 0 of its 4 corner markers; "
-        "is the whole sheet in the picture, sharp and lit?)",
+        "are all four corners in the picture, sharp and not in shadow?)",
         f"Error: {truncated}: not a readable PNG or JPEG image (corrupt or truncated?)",
         f"Not saved to {tmp_path / 'g.toml'}: some pages could not be read",
     ]
@@ -244,7 +244,7 @@ def test_a_14_page_scan_is_one_party_game_and_a_bad_page_is_named(tmp_path: Path
     code, out, err = run(str(path), "--json")
     assert code == 1
     assert err == (f"Error: {path}: page 12: no printkit map sheet found (found 0 of its 4 corner markers; "
-                   "is the whole sheet in the picture, sharp and lit?)\n")
+                   "are all four corners in the picture, sharp and not in shadow?)\n")
     data = json.loads(out)
     assert data["mode"] == "party" and len(data["players"]) == 13
     assert [p["name"] for p in data["players"]] == [n for k, n in enumerate(names) if k != 11]

@@ -122,8 +122,8 @@ def test_every_bomb_is_one_line_from_its_header(hostile: tuple[Path, dict[str, o
         f"Error: {folder}/form.pdf: page 1: the page is 200000 x 200000 pt, 250000 megapixels at 180 dpi, more "
         "than the 60 megapixels scan draws (not a sheet's page)",
         f"Error: {folder}/huge.jpg: the file is 300 MiB, more than the 256 MiB scan reads",
-        f"Error: {folder}/warn.png: no printkit map sheet found (found 0 of its 4 corner markers; is the whole "
-        "sheet in the picture, sharp and lit?)",  # and not libpng's warning about its chunk
+        f"Error: {folder}/warn.png: no printkit map sheet found (found 0 of its 4 corner markers; are all four "
+        "corners in the picture, sharp and not in shadow?)",  # and not libpng's warning about its chunk
         f"Error: {folder}/zero.png: not a regular file (a folder, pipe or device?): give an image or PDF file",
         "Error: /dev/zero: not a regular file (a folder, pipe or device?): give an image or PDF file",
     ]

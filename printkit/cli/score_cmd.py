@@ -74,6 +74,7 @@ def score(gamefile: str | None, as_json: bool, save: str | None, force_prompt: b
         if "players" in doc or "cities" not in doc:
             if save:
                 raise click.UsageError("--save is for marks typed in; this game is already a file")
+            _warn_unsure(path)
             result, title = registry.score_document(doc, str(path), path.parent)
             show_score(result, title, as_json=as_json)
             if record:
@@ -95,6 +96,20 @@ def score(gamefile: str | None, as_json: bool, save: str | None, force_prompt: b
     if save:
         output_path(save, "'--save'", [gamefile])
     _score_entered(map_value, save, as_json)
+
+
+def _warn_unsure(path: Path) -> None:
+    """A one-line warning when the game file still carries the unsure reads ``printkit scan --save`` listed."""
+    from printkit.loading.records import UNSURE_HEADER
+
+    try:
+        with path.open(encoding="utf-8", errors="replace") as f:
+            head = f.read(len(UNSURE_HEADER))
+    except OSError:
+        return
+    if head == UNSURE_HEADER:
+        click.echo(f"Warning: {shown_path(str(path))} still lists the unsure reads printkit scan left in it: check "
+                   "each one, correct the file, then delete those comments", err=True)
 
 
 def _score_game(game_path: str | None, gamefile: str | None, save: str | None, as_json: bool, prompt: bool) -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
@@ -95,6 +96,36 @@ def _shift(blank: Image, warped: Image, x: int, y: int) -> tuple[float, float] |
     return dx, dy
 
 
+def _found(blank: Image, warped: Image, map_id: str, paper: str) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+    """(where each patch's print was found in the warped scan, where it belongs): pixel centres, matched patches only."""
+    half = PATCH * SCALE / 2
+    src, dst = [], []
+    for x, y in patches(map_id, paper):
+        found = _shift(blank, warped, x, y)
+        if found is not None:
+            src.append((x + half + found[0], y + half + found[1]))
+            dst.append((x + half, y + half))
+    return src, dst
+
+
+def _refit(src: list[tuple[float, float]], dst: list[tuple[float, float]], shape: tuple[int, ...]) -> tuple[Image | None, float]:
+    """(the correcting homography, how far it moves the page, points), or (None, 0.0) when it is not trusted."""
+    import cv2
+    import numpy as np
+
+    if len(src) < MIN_INLIERS:
+        return None, 0.0
+    fix, inliers = cv2.findHomography(np.array(src, np.float32), np.array(dst, np.float32), cv2.RANSAC, INLIER * SCALE)
+    if fix is None or int(inliers.sum()) < MIN_INLIERS:
+        return None, 0.0
+    height, width = shape[:2]
+    grid = np.array([[[x, y] for x in np.linspace(0, width, 9) for y in np.linspace(0, height, 7)]], np.float64)
+    move = float(np.hypot(*(cv2.perspectiveTransform(grid, fix) - grid)[0].T).max()) / SCALE
+    if move > MOST_MOVE or move < LEAST_MOVE:
+        return None, move if move < LEAST_MOVE else 0.0
+    return fix, move
+
+
 def refine(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> tuple[Image, Image, float]:
     """(homography, warped image, how far it moved the page, points): the marker warp corrected on the blank sheet.
 
@@ -104,29 +135,134 @@ def refine(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> tu
     patches agreeing, or a correction moving the page more than MOST_MOVE or
     less than LEAST_MOVE, keeps the marker warp (``h``, ``warped``, 0.0).
     """
+    from printkit.scan.ink import blank_sheet
+
+    blank = blank_sheet(map_id, paper).sharp
+    fix, move = _refit(*_found(blank, warped, map_id, paper), blank.shape)
+    if fix is None:
+        return h, warped, 0.0
+    return fix @ h, _warp(image, fix @ h, blank.shape), move
+
+
+def _warp(image: Image, h: Image, shape: tuple[int, ...]) -> Image:
+    """``image`` warped onto the page by ``h`` (white outside the picture)."""
+    import cv2
+
+    out: Image = cv2.warpPerspective(image, h, (shape[1], shape[0]), flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255))
+    return out
+
+
+LOCAL_TOL = 0.6
+"""Points: a patch left further than this off its place by the refit shows the page bent there (a fold, a curl)."""
+LOCAL_MIN = 3
+"""Least patches left off their place for the page to be warped piece by piece."""
+FIELD_STEP = 20.0
+"""Points between the nodes of the grid the patches' displacements are interpolated on."""
+
+
+@dataclass(frozen=True)
+class Fit:
+    """The scan warped onto the page: the homography, the picture, where it has pixels, and how it was corrected.
+
+    ``residuals`` holds, per patch matched, its centre on the page and how far
+    (points) the global fit left it off its place before any local warp.
+    """
+
+    h: Image
+    warped: Image
+    valid: Image
+    move: float
+    local: bool
+    residuals: tuple[tuple[float, float, float], ...]
+
+
+def fit(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> Fit:
+    """The marker warp corrected on the blank sheet (see :func:`refine`), then piece by piece where the page is bent.
+
+    Where LOCAL_MIN or more patches lie more than LOCAL_TOL off their place
+    after the global fit, their displacements are interpolated over the page
+    (inverse-distance weights on a FIELD_STEP grid) and the picture is
+    remapped through them: moderate curl is taken out; what is left (a fold
+    between patches) shows as print out of place, read unsure downstream.
+    """
     import cv2
     import numpy as np
 
     from printkit.scan.ink import blank_sheet
 
     blank = blank_sheet(map_id, paper).sharp
-    half = PATCH * SCALE / 2
-    src, dst = [], []
-    for x, y in patches(map_id, paper):
-        found = _shift(blank, warped, x, y)
-        if found is not None:
-            src.append((x + half + found[0], y + half + found[1]))
-            dst.append((x + half, y + half))
-    if len(src) < MIN_INLIERS:
-        return h, warped, 0.0
-    fix, inliers = cv2.findHomography(np.array(src, np.float32), np.array(dst, np.float32), cv2.RANSAC, INLIER * SCALE)
-    if fix is None or int(inliers.sum()) < MIN_INLIERS:
-        return h, warped, 0.0
-    height, width = blank.shape
-    grid = np.array([[[x, y] for x in np.linspace(0, width, 9) for y in np.linspace(0, height, 7)]], np.float64)
-    move = float(np.hypot(*(cv2.perspectiveTransform(grid, fix) - grid)[0].T).max()) / SCALE
-    if move > MOST_MOVE or move < LEAST_MOVE:
-        return h, warped, 0.0
-    better = fix @ h
-    out = cv2.warpPerspective(image, better, (width, height), flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255))
-    return better, out, move
+    src, dst = _found(blank, warped, map_id, paper)
+    fix, move = _refit(src, dst, blank.shape)
+    better = h if fix is None else fix @ h
+    moved: Image = np.array(src, np.float64).reshape(1, -1, 2) if src else np.zeros((1, 0, 2))
+    if fix is not None and src:
+        moved = cv2.perspectiveTransform(moved, fix)
+    off = (moved[0] - np.array(dst, np.float64).reshape(-1, 2)) if src else np.zeros((0, 2))
+    residuals = tuple((x / SCALE, y / SCALE, float(np.hypot(*d)) / SCALE) for (x, y), d in zip(dst, off))
+    out = warped if fix is None else _warp(image, better, blank.shape)
+    if sum(1 for r in residuals if r[2] > LOCAL_TOL) >= LOCAL_MIN:
+        at, shifts = dense(out, blank)
+        if len(at) >= MIN_INLIERS:
+            bent, valid = _bent(image, better, at, shifts, blank.shape)
+            return Fit(better, bent, valid, move, True, residuals)
+    ones = np.ones(image.shape[:2], np.uint8)
+    valid = cv2.warpPerspective(ones, better, (blank.shape[1], blank.shape[0]), flags=cv2.INTER_NEAREST, borderValue=0)
+    return Fit(better, out, valid, move, False, residuals)
+
+
+CELL = 36.0
+"""Points: the side of the squares of print matched one by one on a bent page (phase correlation)."""
+CELL_RESPONSE = 0.15
+"""Least phase-correlation response for a square's shift to count (a square of paper alone tells nothing)."""
+
+
+def dense(warped: Image, blank: Image) -> tuple[Image, Image]:
+    """(centres, shifts), pixels: where the print of each square of CELL (half overlapping) lies off its place."""
+    import cv2
+    import numpy as np
+
+    from printkit.scan.ink import darkest
+
+    side = round(CELL * SCALE)
+    scan = darkest(warped).astype(np.float32)
+    sharp = blank.astype(np.float32)
+    window = cv2.createHanningWindow((side, side), cv2.CV_32F)
+    at, shifts = [], []
+    height, width = sharp.shape
+    for y in range(0, height - side + 1, side // 2):
+        for x in range(0, width - side + 1, side // 2):
+            a = sharp[y:y + side, x:x + side]
+            if float((a < 128).mean()) < 0.01:
+                continue
+            (dx, dy), response = cv2.phaseCorrelate(a, scan[y:y + side, x:x + side], window)
+            if response >= CELL_RESPONSE:
+                at.append((x + side / 2, y + side / 2))
+                shifts.append((dx, dy))
+    return np.array(at, np.float64).reshape(-1, 2), np.array(shifts, np.float64).reshape(-1, 2)
+
+
+def _bent(image: Image, h: Image, at: Image, off: Image, shape: tuple[int, ...]) -> tuple[Image, Image]:
+    """(``image`` remapped onto the page through ``h`` and the displacements ``off`` found at ``at``, where it has pixels)."""
+    import cv2
+    import numpy as np
+
+    height, width = shape[:2]
+    step = FIELD_STEP * SCALE
+    gx, gy = np.meshgrid(np.arange(0, width + step, step), np.arange(0, height + step, step))
+    nodes = np.stack([gx.ravel(), gy.ravel()], axis=1)
+    d2 = ((nodes[:, None, :] - at[None, :, :]) ** 2).sum(axis=2) + (2 * SCALE) ** 2
+    reach = (np.sqrt(d2.min(axis=1, keepdims=True)) + step) ** 2  # the nearest points carry the node
+    weights = np.exp(-d2 / reach) / d2
+    shift = (weights @ off) / weights.sum(axis=1, keepdims=True)
+    where = cv2.perspectiveTransform((nodes + shift).reshape(1, -1, 2), np.linalg.inv(h)).reshape(gx.shape + (2,))
+    full = cv2.resize(where.astype(np.float32), (gx.shape[1] * round(step), gx.shape[0] * round(step)),
+                      interpolation=cv2.INTER_LINEAR)
+    half = round(step) / 2 - 0.5  # resize puts node k's value at pixel k*step + (step-1)/2: shift it onto k*step
+    m = np.array([[1, 0, half], [0, 1, half]], np.float32)
+    full = cv2.warpAffine(full, m, (width, height), flags=cv2.INTER_LINEAR | cv2.WARP_INVERSE_MAP,
+                          borderMode=cv2.BORDER_REPLICATE)
+    mx, my = full[..., 0], full[..., 1]
+    out: Image = cv2.remap(image, mx, my, cv2.INTER_LINEAR, borderValue=(255, 255, 255))
+    rows, cols = image.shape[:2]
+    valid: Image = ((mx >= 0) & (my >= 0) & (mx <= cols - 1) & (my <= rows - 1)).astype(np.uint8)
+    return out, valid

@@ -6,6 +6,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from printkit.loading.records import UNSURE_HEADER
 from printkit.scan.images import ScanError
 from printkit.scan.sheet import SheetRead, Uncertain, player_table
 
@@ -24,6 +25,8 @@ class ScannedGame:
     score: GameScore
     title: str
     uncertain: tuple[tuple[str, Uncertain], ...]
+    trails: tuple[str, ...] = ()
+    """Per player whose trail is in doubt: the routes read as drawn, those in doubt marked, as a comment line."""
 
     def reads(self) -> list[dict[str, Any]]:
         """The unsure reads as ``--json`` lists them under ``reads``."""
@@ -42,7 +45,8 @@ class ScannedGame:
         if fmt != "toml" or not self.uncertain:
             return text
         notes = [f"# {who}: {u.message} (confidence {u.confidence:.2f})" for who, u in self.uncertain]
-        return ("# Read by printkit scan. Check these unsure reads, correct below, then: printkit score FILE\n"
+        notes += [f"# {line}" for line in self.trails]
+        return (f"{UNSURE_HEADER}, correct below, then: printkit score FILE\n"
                 + "\n".join(notes) + "\n\n" + text)
 
 
@@ -57,8 +61,8 @@ def names_of(sheets: list[SheetRead]) -> list[str]:
     return names
 
 
-def _cross_check(s: SheetRead, m: GameMap) -> None:
-    """Region ticks and the speed tick must agree with the trail."""
+def _cross_check(s: SheetRead, m: GameMap, mode: str = "multiplayer") -> None:
+    """Region ticks and the speed tick must agree with the trail (solo/party: the ticked turn box is the finish)."""
     if s.route is None:
         return
     seen = set(s.route)
@@ -73,6 +77,8 @@ def _cross_check(s: SheetRead, m: GameMap) -> None:
     speed = s.boxes.get("speed")
     every = m.every_region_visited({r.id: sum(1 for c in m.region_cities(r.id) if c.id in seen) for r in m.regions})
     finished = every and len(s.route) > 1 and s.route[0] == s.route[-1]
+    if speed is not None and not speed.on and finished and mode != "multiplayer" and _turns(s, m):
+        return  # solo/party: the sheet asks for the turn box, not the speed box
     if speed is not None and speed.on != finished:
         s.doubt("speed", 0.3, f"speed: {'ticked' if speed.on else 'not ticked'}, but the drawn routes "
                 f"{'finish' if finished else 'do not finish'} the trip")
@@ -93,6 +99,27 @@ def _tally(s: SheetRead, m: GameMap, seen: set[str]) -> None:
             s.doubt(prefix, 0.3, f"{prefix}: {got} marked, but the drawn routes visit {want}")
 
 
+def _turns(s: SheetRead, m: GameMap) -> list[int]:
+    """The finished_turn boxes marked on the sheet."""
+    return [n for n in range(1, m.solo.turns + 1) if (b := s.boxes.get(f"finished_turn.{n}")) is not None and b.on]
+
+
+def _firsts(s: SheetRead, m: GameMap) -> list[str]:
+    """The first_rare boxes marked on kinds the sheet has marked; one on a kind it has not is an unsure read."""
+    marked = {bid.split(".")[1] for bid, r in s.boxes.items() if r.on and bid.startswith(f"{m.explore_key}.")}
+    firsts = []
+    for kind in (k.id for t in m.explore if t.first_bonus for k in t.kinds):
+        box = s.boxes.get(f"first_rare.{kind}")
+        if box is None or not box.on:
+            continue
+        if kind in marked:
+            firsts.append(kind)
+        else:
+            s.doubt(box.id, 0.2, f"{box.id}: ticked, but no {kind} box is read as marked (a first needs a mark): "
+                    "left out; check both on the sheet")
+    return firsts
+
+
 def _mode(m: GameMap, count: int, mode: str | None) -> str:
     """The mode asked for, else the one ``printkit score`` would pick for this many players."""
     if mode:
@@ -103,15 +130,14 @@ def _mode(m: GameMap, count: int, mode: str | None) -> str:
 def _extras(s: SheetRead, m: GameMap, mode: str) -> dict[str, Any]:
     """first_rare (multiplayer) and finished_turn (solo/party) where the sheet has boxes for them."""
     table: dict[str, Any] = {}
-    firsts = [k.id for t in m.explore if t.first_bonus for k in t.kinds
-              if (b := s.boxes.get(f"first_rare.{k.id}")) is not None and b.on]
-    if firsts and mode == "multiplayer":
+    firsts = _firsts(s, m) if mode == "multiplayer" else []
+    if firsts:
         table["first_rare"] = firsts
     route = s.route or []
     seen = set(route)
     every = m.every_region_visited({r.id: sum(1 for c in m.region_cities(r.id) if c.id in seen) for r in m.regions})
     if mode != "multiplayer" and every and len(route) > 1 and route[0] == route[-1]:
-        turns = [n for n in range(1, m.solo.turns + 1) if (b := s.boxes.get(f"finished_turn.{n}")) is not None and b.on]
+        turns = _turns(s, m)
         table["finished_turn"] = turns[0] if len(turns) == 1 else m.solo.turns
         if len(turns) != 1:
             s.doubt("finished_turn", 0.0, "finished_turn: the turn the trip ended on is not marked once on the "
@@ -131,7 +157,7 @@ def scan_game(sheets: list[SheetRead], mode: str | None = None) -> ScannedGame:
     chosen = _mode(m, len(sheets), mode)
     players = []
     for s, name in zip(sheets, names_of(sheets)):
-        _cross_check(s, m)
+        _cross_check(s, m, chosen)
         players.append(player_table(s, name, **_extras(s, m, chosen)))
     doc: dict[str, Any] = {"map": subject(m.id), "players": players}  # a --map file by its path
     if mode:
@@ -142,7 +168,21 @@ def scan_game(sheets: list[SheetRead], mode: str | None = None) -> ScannedGame:
 
         check_typed(sheets, score)
     unsure = tuple((p["name"], u) for s, p in zip(sheets, players) for u in s.uncertain)
-    return ScannedGame(doc, score, title, unsure)
+    trails = tuple(line for s, p in zip(sheets, players) if (line := trail_note(s, p["name"])))
+    return ScannedGame(doc, score, title, unsure, trails)
+
+
+def trail_note(s: SheetRead, who: str) -> str:
+    """The routes read as drawn on a sheet whose trail is in doubt, those in doubt marked "?" ("" if none is)."""
+    doubt = {u.field[6:] for u in s.uncertain if u.field.startswith("route.")}
+    if s.route is not None and not doubt:
+        return ""
+    drawn = sorted(rid for rid, r in s.routes.items() if r.on or rid in doubt)
+    if not drawn:
+        return ""
+    shown = ", ".join(f"{rid}?" if rid in doubt else rid for rid in drawn)
+    kept = "the route below is the trail through them" if s.route is not None else "no route line is written"
+    return f"{who}: routes read as drawn (? = in doubt): {shown}; {kept}: check the doubtful ones"
 
 
 def _game_sheet(s: SheetRead, game: Game) -> str:
@@ -177,7 +217,7 @@ def game_reads(sheets: list[SheetRead], game: Game) -> list[tuple[str, Marks, li
     m = sheets[0].m
     out: list[tuple[str, Marks, list[Unsure]]] = []
     for s, who in zip(sheets, owners):
-        _cross_check(s, m)
+        _cross_check(s, m, game.mode)
         table = player_table(s, who, **_extras(s, m, game.mode))
         turn_unsure = any(u.field == "finished_turn" for u in s.uncertain)
         table, disagree = finish_check(game, who, table, turn_unsure)

@@ -75,13 +75,8 @@ def _blank(map_id: str, paper: str) -> Blank:
     return Blank(sheet.geometry.fields, wide, gray)
 
 
-def ink_mask(warped: Image, blank: Blank) -> Image:
-    """Pixels (1, else 0) where the scan is clearly darker than the blank sheet: the player's ink.
-
-    The darkest colour channel is used, so blue pen and pencil read like
-    black; the scan is divided by its local paper brightness first, so
-    uneven light and a shadow do not read as ink.
-    """
+def light(warped: Image) -> tuple[Image, Image]:
+    """(the local paper brightness, 0-255, the darkest channel divided by it, 0-255): uneven light taken out."""
     import cv2
     import numpy as np
 
@@ -89,6 +84,23 @@ def ink_mask(warped: Image, blank: Blank) -> Image:
     k = round(LIGHT_WINDOW * SCALE) | 1
     paper = cv2.dilate(gray, cv2.getStructuringElement(cv2.MORPH_RECT, (k, k)))
     paper = cv2.blur(paper, (k, k)).astype(np.float32)
-    normal = gray.astype(np.float32) * (255.0 / np.maximum(paper, 32.0))
+    normal: Image = gray.astype(np.float32) * (255.0 / np.maximum(paper, 32.0))
+    return paper, normal
+
+
+def ink_of(normal: Image, blank: Blank) -> Image:
+    """Pixels (1, else 0) where the light-normalised scan is INK_MARGIN darker than the blank sheet."""
+    import numpy as np
+
     mask: Image = (normal < (blank.gray.astype(np.float32) - INK_MARGIN)).astype(np.uint8)
     return mask
+
+
+def ink_mask(warped: Image, blank: Blank) -> Image:
+    """Pixels (1, else 0) where the scan is clearly darker than the blank sheet: the player's ink.
+
+    The darkest colour channel is used, so blue pen and pencil read like
+    black; the scan is divided by its local paper brightness first, so
+    uneven light and a shadow do not read as ink.
+    """
+    return ink_of(light(warped)[1], blank)

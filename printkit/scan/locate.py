@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from printkit.layout.marks import parse_payload, payload_game
 from printkit.scan.images import PageSource, ScanError
@@ -50,14 +50,33 @@ class Located:
     """The homography from the image onto the warped sheet."""
 
 
-def _markers(gray: Image) -> dict[int, Image]:
-    """Corner points (4 x 2, the marker's own clockwise order from its top left) of each ArUco marker found."""
+MIN_PERIMETER = 0.01
+"""The least marker perimeter, as a share of the picture's larger side (OpenCV's default 0.03 misses a phone's).
+
+A whole sheet photographed by a phone fills 70-90% of the frame; its 5.6 mm
+markers are about 2% of the frame wide, so their perimeter is near 0.03."""
+RETRY_BLUR = 1.0
+"""Pixels: the Gaussian blur of the second try (a 1-bit copy's ragged marker edges become straight)."""
+OUTLINE_WIDTH = 2400
+"""Pixels: the width a sheet found by its outline is warped to before its markers are looked for again."""
+MIN_SHEET_PX = 1000
+"""Pixels: the narrowest a whole sheet may be in the picture (its QR code's modules need that much; docs/scan.md)."""
+
+
+def _detector() -> object:
+    """OpenCV's ArUco detector for the sheet's markers, tuned for photos (small markers, uneven light)."""
     import cv2
 
     params = cv2.aruco.DetectorParameters()
     params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    detector = cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
-    corners, ids, _ = detector.detectMarkers(gray)
+    params.minMarkerPerimeterRate = MIN_PERIMETER
+    params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax, params.adaptiveThreshWinSizeStep = 3, 33, 15
+    return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
+
+
+def _detect(gray: Image) -> dict[int, Image]:
+    """Corner points (4 x 2, the marker's own clockwise order from its top left) of each ArUco marker found."""
+    corners, ids, _ = _detector().detectMarkers(gray)  # type: ignore[attr-defined]
     found: dict[int, Image] = {}
     if ids is not None:
         for c, i in zip(corners, ids.flatten()):
@@ -65,13 +84,102 @@ def _markers(gray: Image) -> dict[int, Image]:
     return found
 
 
-def _paper(found: dict[int, Image], where: PageSource) -> str:
-    """The paper the markers tell (at least three of its four markers), else a ScanError."""
+def _best(found: dict[int, Image]) -> int:
+    """How many markers of one paper ``found`` holds (the paper with most)."""
+    return max(sum(1 for k in range(4) if first + k in found) for first in identity.PAPER_MARKERS.values())
+
+
+def _markers(gray: Image) -> dict[int, Image]:
+    """The markers found in ``gray``: as it is, then blurred by RETRY_BLUR, then on the sheet found by its outline."""
+    import cv2
+
+    found = _detect(gray)
+    if _best(found) == 4:
+        return found
+    for k, c in _detect(cv2.GaussianBlur(gray, (0, 0), RETRY_BLUR)).items():
+        found.setdefault(k, c)
+    if _best(found) >= 3:
+        return found
+    for k, c in _by_outline(gray).items():
+        found.setdefault(k, c)
+    return found
+
+
+def outline(gray: Image) -> Image | None:
+    """The sheet's four corners in the picture (the largest four-sided outline of light paper), or None."""
+    import cv2
+    import numpy as np
+
+    if max(gray.shape) < MIN_SHEET_PX / 2:
+        return None  # a picture this small holds no sheet worth outlining
+    small = max(gray.shape) / 1200
+    view = cv2.resize(gray, None, fx=1 / small, fy=1 / small, interpolation=cv2.INTER_AREA) if small > 1 else gray
+    scale = max(small, 1.0)
+    _, light = cv2.threshold(cv2.GaussianBlur(view, (5, 5), 0), 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    contours, _ = cv2.findContours(light, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    for c in sorted(contours, key=cv2.contourArea, reverse=True)[:3]:
+        area = cv2.contourArea(c)
+        if area < 0.1 * view.shape[0] * view.shape[1]:
+            break
+        if area > 0.97 * view.shape[0] * view.shape[1]:
+            continue  # the picture's own frame (a blank page, a scan without a table round it): no outline
+        quad = cv2.approxPolyDP(cv2.convexHull(c), 0.02 * cv2.arcLength(c, True), True)
+        if len(quad) == 4:
+            out: Image = quad.reshape(4, 2).astype(np.float32) * scale
+            return out
+    return None
+
+
+def _by_outline(gray: Image) -> dict[int, Image]:
+    """The markers looked for on the sheet found by its outline, warped flat first, mapped back onto ``gray``."""
+    import cv2
+    import numpy as np
+
+    quad = outline(gray)
+    if quad is None:
+        return {}
+    quad = quad[np.argsort(np.arctan2(*(quad - quad.mean(axis=0)).T[::-1]))]  # clockwise in image coordinates
+    sides = [float(np.linalg.norm(quad[k] - quad[(k + 1) % 4])) for k in range(4)]
+    if sides[0] + sides[2] < sides[1] + sides[3]:
+        quad = np.roll(quad, -1, axis=0)
+    w, h = OUTLINE_WIDTH, round(OUTLINE_WIDTH * 0.72)
+    to = cv2.getPerspectiveTransform(quad, np.array([[0, 0], [w, 0], [w, h], [0, h]], np.float32))
+    flat = cv2.warpPerspective(gray, to, (w, h), flags=cv2.INTER_LINEAR, borderValue=255)
+    found = _detect(flat)
+    if _best(found) < 3:
+        found.update({k: c for k, c in _detect(cv2.GaussianBlur(flat, (0, 0), RETRY_BLUR)).items() if k not in found})
+    back = np.linalg.inv(to)
+    return {k: cv2.perspectiveTransform(c.reshape(1, 4, 2).astype(np.float64), back).reshape(4, 2).astype(np.float32)
+            for k, c in found.items()}
+
+
+def _width_px(found: dict[int, Image], gray: Image) -> float | None:
+    """How wide (pixels) the sheet is in the picture: from its outline, else from the markers found; None if unknown."""
+    import numpy as np
+
+    quad = outline(gray)
+    if quad is not None:
+        sides = sorted(float(np.linalg.norm(quad[k] - quad[(k + 1) % 4])) for k in range(4))
+        return (sides[2] + sides[3]) / 2
+    if len(found) >= 2:
+        centres = [c.mean(axis=0) for c in found.values()]
+        return max(float(np.linalg.norm(a - b)) for a in centres for b in centres) * 1.05
+    return None
+
+
+def _paper(found: dict[int, Image], where: PageSource, gray: Image | None = None) -> str:
+    """The paper the markers tell (at least three of its four markers), else a ScanError saying what was wrong."""
     counts = {paper: sum(1 for k in range(4) if first + k in found) for paper, first in identity.PAPER_MARKERS.items()}
     paper, best = max(counts.items(), key=lambda kv: kv[1])
     if best < 3:
-        raise ScanError(f"{where}: no printkit map sheet found (found {sum(counts.values())} of its 4 corner "
-                        "markers; is the whole sheet in the picture, sharp and lit?)")
+        seen = f"found {best} of its 4 corner markers"
+        width = _width_px(found, gray) if gray is not None else None
+        if width is not None and width < MIN_SHEET_PX:
+            raise ScanError(f"{where}: the sheet is only {width:.0f} px wide in the picture ({seen}): too small or "
+                            f"too low a resolution; it needs at least {MIN_SHEET_PX} px (closer, or scan at 150 dpi)")
+        size = f"; the sheet is {width:.0f} px wide in the picture" if width is not None else ""
+        raise ScanError(f"{where}: no printkit map sheet found ({seen}{size}; are all four corners in the picture, "
+                        "sharp and not in shadow?)")
     return paper
 
 
@@ -87,7 +195,7 @@ def warp(image: Image, where: PageSource) -> tuple[str, Image, Image, int]:
 
     gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
     found = _markers(gray)
-    paper = _paper(found, where)
+    paper = _paper(found, where, gray)
     width, height = PAPER_SIZES[paper]
     src, dst = [], []
     for marker_id, x0, y0, x1, y1 in identity.marker_boxes(paper, width, height):
@@ -111,15 +219,66 @@ def _decode_qr(crop: Image) -> str:
     import cv2
     import zxingcpp
 
+    qr_only: Any = zxingcpp.BarcodeFormat.QRCode
     gray = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY)
     _, binary = cv2.threshold(gray, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
     sharp = cv2.addWeighted(gray, 2.5, cv2.GaussianBlur(gray, (0, 0), QR_SCALE * 0.6), -1.5, 0)
     for image in (gray, binary, sharp):
-        for code in zxingcpp.read_barcodes(image):
+        for code in zxingcpp.read_barcodes(image, formats=qr_only, try_rotate=False,
+                                           try_downscale=True):
             if code.valid and code.text:
                 return str(code.text)
     text, _, _ = cv2.QRCodeDetector().detectAndDecode(gray)
     return str(text)
+
+
+QR_SIDES = (25, 29, 33, 37)
+"""Modules across the sheet's QR code, by version (2-5): a sheet's payload needs version 2 or 3."""
+QR_QUIET = 4
+"""Modules of quiet zone drawn round a QR code rebuilt from its samples."""
+
+
+def _sampled_qr(image: Image, h: Image, box: tuple[float, float, float, float]) -> str:
+    """The QR code read module by module where the warp puts each one (a low-resolution picture), "" if not.
+
+    The code fills ``box`` exactly, so each module's centre is known: it is
+    sampled from the picture (the mean of 3 x 3 points in its middle), the
+    samples split at Otsu's threshold and redrawn as a clean code for zxing-cpp.
+    This reads codes whose modules are under 2 px in the picture.
+    """
+    import cv2
+    import numpy as np
+    import zxingcpp
+
+    qr_only: Any = zxingcpp.BarcodeFormat.QRCode
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image
+    back = np.linalg.inv(h)
+    x0, y0, x1, _ = box
+    for n in QR_SIDES:
+        pitch = (x1 - x0) / n
+        sub = (np.arange(n * 3) // 3 + 0.5 + (np.arange(n * 3) % 3 - 1) * 0.2) * pitch
+        gx, gy = np.meshgrid(x0 + sub, y0 + sub)
+        at = np.stack([gx * SCALE - CENTRE, gy * SCALE - CENTRE], axis=-1).reshape(1, -1, 2).astype(np.float64)
+        src = cv2.perspectiveTransform(at, back).reshape(n * 3, n * 3, 2).astype(np.float32)
+        values = cv2.remap(gray, src[..., 0], src[..., 1], cv2.INTER_LINEAR, borderValue=255)
+        modules = cv2.resize(values.astype(np.float32), (n, n), interpolation=cv2.INTER_AREA).astype(np.uint8)
+        _, bits = cv2.threshold(modules, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+        code = cv2.copyMakeBorder(bits, QR_QUIET, QR_QUIET, QR_QUIET, QR_QUIET, cv2.BORDER_CONSTANT, value=255)
+        big = cv2.resize(code, None, fx=6, fy=6, interpolation=cv2.INTER_NEAREST)
+        for found in zxingcpp.read_barcodes(big, formats=qr_only, is_pure=True):
+            if found.valid and found.text:
+                return str(found.text)
+    return ""
+
+
+def sheet_width_px(h: Image, width: float) -> float:
+    """How wide (pixels) the page's top edge is in the picture the homography ``h`` came from."""
+    import cv2
+    import numpy as np
+
+    ends = np.array([[[_at(0, 0)], [_at(width, 0)]]], np.float64).reshape(1, 2, 2)
+    a, b = cv2.perspectiveTransform(ends, np.linalg.inv(h))[0]
+    return float(np.hypot(*(a - b)))
 
 
 def read_qr(image: Image, h: Image, width: float, where: PageSource) -> Identity:
@@ -133,9 +292,13 @@ def read_qr(image: Image, h: Image, width: float, where: PageSource) -> Identity
     shift = np.array([[f, 0, -(x0 - pad) * QR_SCALE], [0, f, -(y0 - pad) * QR_SCALE], [0, 0, 1]])
     side = round((x1 - x0 + 2 * pad) * QR_SCALE)
     crop = cv2.warpPerspective(image, shift @ h, (side, side), flags=cv2.INTER_CUBIC, borderValue=(255, 255, 255))
-    text = _decode_qr(crop)
+    text = _decode_qr(crop) or _sampled_qr(image, h, (x0, y0, x1, y1))
     if not text:
-        raise ScanError(f"{where}: the sheet's QR code cannot be read (blurred, torn or covered?)")
+        wide = sheet_width_px(h, width)
+        low = f"; the sheet is only {wide:.0f} px wide in the picture, the code needs about {MIN_SHEET_PX}" \
+            if wide < MIN_SHEET_PX * 1.3 else f" (the sheet is {wide:.0f} px wide in the picture)"
+        raise ScanError(f"{where}: the corner markers were found but the sheet's QR code cannot be read "
+                        f"(blurred, torn or covered?{low})")
     parsed = parse_payload(text)
     if parsed is None:
         raise ScanError(f"{where}: the QR code is not a printkit map sheet's ({text[:40]!r})")

@@ -51,6 +51,8 @@ class Read:
     confidence: float
     hidden: bool = False
     """A route whose whole stretch lies by a drawn neighbour or the star: its ink cannot tell."""
+    why: str = ""
+    """Why the picture cannot show this field ("" when it can): outside it, in deep shadow, out of place, faint."""
 
     @property
     def certain(self) -> bool:
@@ -151,12 +153,7 @@ def seg_dist(x: float, y: float, a: tuple[float, float], b: tuple[float, float])
 
 
 def read_routes(ink: Image, fields: Fields, starred: frozenset[str] = frozenset()) -> dict[str, Read]:
-    """Every route drawn over or not: the share of its visible stretch with ink near the line.
-
-
-
-
-    """
+    """Every route drawn over or not: the share of its visible stretch with ink near the line."""
     import cv2
 
     near = {reach: cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (px(reach) * 2 + 1,) * 2))

@@ -12,6 +12,7 @@ from printkit.scan.read import Read
 if TYPE_CHECKING:
     from collections.abc import Mapping
 
+    from printkit.scan.cover import Seen
     from printkit.scan.explain import RouteInk
     from printkit.scan.images import Image
     from printkit.scan.locate import Identity
@@ -57,8 +58,10 @@ class SheetRead:
     typed: dict[str, int] = field(default_factory=dict)  # points typed in a fillable PDF's score boxes, by box id
 
     def doubt(self, path: str, confidence: float, message: str) -> None:
-        """Record one uncertain read."""
-        self.uncertain.append(Uncertain(path, round(confidence, 3), message))
+        """Record one uncertain read (once, however often the same read is counted)."""
+        entry = Uncertain(path, round(confidence, 3), message)
+        if entry not in self.uncertain:
+            self.uncertain.append(entry)
 
 
 def load_sheet_map(ident: Identity, where: PageSource) -> GameMap:
@@ -70,16 +73,20 @@ def load_sheet_map(ident: Identity, where: PageSource) -> GameMap:
 
 def read_sheet(image: Image, where: PageSource) -> SheetRead:
     """Read one page; a ScanError (naming ``where``) if it holds no readable sheet of this version."""
-    from printkit.scan.align import refine
-    from printkit.scan.ink import blank_sheet, ink_mask
+    from printkit.scan.align import LOCAL_TOL, MIN_INLIERS, fit
+    from printkit.scan.cover import out_of_place, seen
+    from printkit.scan.ink import blank_sheet, ink_of, light
     from printkit.scan.locate import locate
 
     found = locate(image, where)
     m = load_sheet_map(found.ident, where)
     blank = blank_sheet(m.id, found.ident.paper)
     check_layout(found.ident, blank.fields, where)
-    _, warped, _ = refine(image, found.h, found.warped, m.id, found.ident.paper)
-    return read_ink(ink_mask(warped, blank), blank.fields, where, found.ident, m, warped)
+    fitted = fit(image, found.h, found.warped, m.id, found.ident.paper)
+    paper, normal = light(fitted.warped)
+    bent = fitted.local or any(r[2] > LOCAL_TOL for r in fitted.residuals) or len(fitted.residuals) < MIN_INLIERS
+    shows = seen(fitted.valid, paper, normal, blank, out_of_place(fitted.warped, blank) if bent else None, bent)
+    return read_ink(ink_of(normal, blank), blank.fields, where, found.ident, m, fitted.warped, shows=shows)
 
 
 def check_layout(ident: Identity, fields: Fields, where: PageSource) -> None:
@@ -90,13 +97,17 @@ def check_layout(ident: Identity, fields: Fields, where: PageSource) -> None:
 
 
 def read_ink(ink: Image, fields: Fields, where: PageSource, ident: Identity, m: GameMap, image: Image,
-             stars: Image | None = None) -> SheetRead:
+             stars: Image | None = None, shows: Seen | None = None) -> SheetRead:
     """Every box, star and route read from the player's ink (a mask on the sheet at SCALE), the trail checked.
 
     ``stars``, when given, is the ink of the start star alone (pen strokes
     are told apart on a fillable PDF), so it is not read as part of a route.
+    ``shows`` (a scan) says where the picture shows the sheet: the fields it
+    does not show are unsure (:mod:`printkit.scan.cover`).
     """
+    from printkit.scan.cover import check
     from printkit.scan.explain import route_ink
+    from printkit.scan.ink import blank_sheet
     from printkit.scan.read import read_boxes, read_routes, star_ink
 
     boxes = read_boxes(ink, fields)
@@ -106,8 +117,13 @@ def read_ink(ink: Image, fields: Fields, where: PageSource, ident: Identity, m: 
     star = star_ink(ink if stars is None else stars, fields)
     starred = frozenset(c for c, v in star.items() if v >= STAR_MIN) if stars is None else frozenset()
     routes = read_routes(ink, fields, starred)
+    if shows is not None:
+        check(boxes, routes, shows, blank_sheet(m.id, ident.paper), ink)
     sheet = SheetRead(where, ident, m, boxes, routes, star, image)
-    doubtful = [rid for rid, r in routes.items() if not r.certain]
+    for r in boxes.values():
+        if r.why:
+            sheet.doubt(r.id, r.confidence, f"box {r.id}: cannot be read: {r.why}")
+    doubtful = [rid for rid, r in routes.items() if not r.certain and not r.why]
     drawn = [rid for rid, r in routes.items() if r.on and r.certain]
     check_sheet(sheet, route_ink(ink, fields, doubtful, drawn, scanned=stars is None), starred)
     return sheet
@@ -119,7 +135,9 @@ def row_count(sheet: SheetRead, prefix: str, boxes: int) -> int:
     marks = [r.on for r in reads]
     count = marks.index(False) if False in marks else len(marks)
     for r in reads:
-        if not r.certain:
+        if r.why:
+            sheet.doubt(r.id, r.confidence, f"box {r.id}: cannot be read: {r.why}")
+        elif not r.certain:
             sheet.doubt(r.id, r.confidence, f"box {r.id}: {'marked' if r.on else 'empty'}? ({r.measure:.0%} ink)")
     if any(marks[count:]):
         shown = " ".join("x" if v else "." for v in marks)
@@ -145,14 +163,16 @@ def check_sheet(sheet: SheetRead, evidence: Mapping[str, RouteInk], starred: fro
     from printkit.scan.read import UNREADABLE
     from printkit.scan.trail import trail
 
-    touched = {c for rid, r in sheet.routes.items() if r.on for c in _edge(sheet, rid)}
+    touched = {c for rid, r in sheet.routes.items() if r.on for c in _edge(sheet, rid)} | starred
     unsure = {rid: None if r.measure == UNREADABLE or r.hidden else r.on for rid, r in sheet.routes.items()
               if not r.certain and (r.measure != UNREADABLE or touched & set(_edge(sheet, rid)))}
-    _settle(sheet, unsure, evidence, starred)
+    _settle(sheet, {rid: lean for rid, lean in unsure.items() if not sheet.routes[rid].why}, evidence, starred)
     for rid in unsure:
         if sheet.routes[rid].certain:
             continue
-        if sheet.routes[rid].measure == UNREADABLE:
+        if sheet.routes[rid].why:
+            sheet.doubt(f"route.{rid}", 0.0, f"route {rid}: cannot be read: {sheet.routes[rid].why}")
+        elif sheet.routes[rid].measure == UNREADABLE:
             sheet.doubt(f"route.{rid}", 0.0, f"route {rid}: too short on the sheet to read; check it")
         else:
             r = sheet.routes[rid]

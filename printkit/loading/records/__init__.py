@@ -13,6 +13,9 @@ from typing import Any
 
 from printkit.loading.text import Format, parse, read_text
 
+UNSURE_HEADER = "# Read by printkit scan. Check these unsure reads"
+"""How a game file ``printkit scan --save`` wrote with unsure reads listed begins (``printkit score`` warns on it)."""
+
 
 def guess_format(path: Path, text: str) -> Format:
     """``json`` or ``toml``: by extension, otherwise by the first character."""

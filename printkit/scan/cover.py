@@ -1,0 +1,234 @@
+"""Where a sheet can be read: inside the picture, lit enough, its print in its place; ink too faint to tell.
+
+A box or route the picture does not show (a corner cut off), that lies in a
+shadow too deep to see ink in, or whose printed outline or dashes are not
+where the blank sheet has them (a fold or curl the alignment could not follow)
+is unsure, never read as empty or marked. So is a box that holds only faint
+ink: pencil lighter than a copier's threshold, a light pen on a copy.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, replace
+from functools import lru_cache
+from typing import TYPE_CHECKING, Any
+
+from printkit.scan.locate import SCALE
+from printkit.scan.read import BOX_EMPTY, BOX_INSET, BOX_MARKED, UNREADABLE, Read, line_samples, px
+
+if TYPE_CHECKING:
+    from printkit.scan.images import Image
+    from printkit.scan.ink import Blank
+    from printkit.sheets.fields import Fields
+
+DARK_PAPER = 56.0
+"""Local paper brightness (0-255) below which ink cannot be told from paper: a shadow too deep to read."""
+PRINTED = 128
+"""Blank-sheet grey (0-255) below which a pixel is printed (a box's outline, a route's dashes)."""
+SHOWN = 0.35
+"""The scan shows a printed pixel when it is at least this share as dark there as the blank sheet (blur fades it)."""
+REACH = 0.8
+"""Points: a printed pixel counts as shown with dark scan this close to it (blur, the alignment's last tenths)."""
+PRINT_SEEN = 0.4
+"""Least share of a field's printed pixels the scan must show for the field to be where the sheet says."""
+PAD = 1.5
+"""Points round a box whose printed outline is checked; a route's dashes are checked this near its line."""
+FAINT_MARGIN = 25
+"""Grey levels darker than the paper within FAINT_PAPER (light taken out, blurred) that count as faint ink."""
+FAINT_PAPER = 3.0
+"""Points: faint ink is compared with the lightest paper this near (a stroke is thin; a shadow's edge is not)."""
+FAINT_BLUR = 1.0
+"""Pixels: the blur faint ink is looked for through (a 1-bit copy's scattered pencil specks run together)."""
+FAINT_SHARE = 0.08
+"""Share of a box's inside holding faint ink that makes a box with too little clear ink unsure."""
+
+
+CELL_TOL = 0.5
+"""Points: a square of print further than this off its place is out of place (its edges would read as ink)."""
+
+
+@dataclass(frozen=True)
+class Seen:
+    """Per pixel of the warped sheet: in the picture, lit enough, print shown where printed and in its place, faint ink."""
+
+    valid: Image
+    lit: Image
+    shown: Image
+    faint: Image
+    bent: bool = False
+    """The alignment found the page bent (a fold, a curl): what is left of it is looked for field by field."""
+
+
+def out_of_place(warped: Image, blank: Blank) -> Image:
+    """Pixels (1) round the squares of print lying more than CELL_TOL off the blank's (see align.dense)."""
+    import numpy as np
+
+    from printkit.scan.align import CELL, dense
+
+    bad = np.zeros(blank.sharp.shape, np.uint8)
+    at, shifts = dense(warped, blank.sharp)
+    r = round(CELL * SCALE / 4)
+    for (x, y), (dx, dy) in zip(at, shifts):
+        if np.hypot(dx, dy) > CELL_TOL * SCALE:
+            bad[max(0, round(y) - r):round(y) + r, max(0, round(x) - r):round(x) + r] = 1
+    return bad
+
+
+def seen(valid: Image, paper: Image, normal: Image, blank: Blank, misplaced: Image | None = None,
+         bent: bool = False) -> Seen:
+    """What the picture shows of the sheet, from its coverage, paper brightness and light-normalised grey."""
+    import cv2
+    import numpy as np
+
+    k = 2 * max(1, round(REACH * SCALE)) + 1
+    darkest = cv2.erode(normal, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
+    sharp = blank.sharp.astype(np.float32)
+    shown = (darkest <= 255.0 - SHOWN * (255.0 - sharp)).astype(np.uint8)
+    if misplaced is not None:
+        shown[misplaced > 0] = 0
+    soft = cv2.GaussianBlur(normal, (0, 0), FAINT_BLUR)
+    j = 2 * round(FAINT_PAPER * SCALE) + 1
+    faint = cv2.dilate(soft, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (j, j))) - soft > FAINT_MARGIN
+    return Seen(valid.astype(np.uint8), (paper >= DARK_PAPER).astype(np.uint8), shown, faint.astype(np.uint8), bent)
+
+
+def _printed(blank: Blank, x0: float, y0: float, x1: float, y1: float) -> tuple[slice, slice, Any]:
+    """The pixel window of a rectangle (points) and which of its pixels the blank sheet prints."""
+    rows, cols = slice(max(0, px(y0)), px(y1) + 1), slice(max(0, px(x0)), px(x1) + 1)
+    return rows, cols, blank.sharp[rows, cols] < PRINTED
+
+
+def why_box(s: Seen, blank: Blank, rect: tuple[float, float, float, float]) -> str:
+    """Why a box cannot be read ("" if it can): outside the picture, in deep shadow, or its outline out of place."""
+    x0, y0, x1, y1 = rect
+    rows, cols, printed = _printed(blank, x0 - PAD, y0 - PAD, x1 + PAD, y1 + PAD)
+    return _why(s, rows, cols, printed, "its printed outline")
+
+
+def _why(s: Seen, rows: slice, cols: slice, printed: Image, what: str) -> str:
+    """Why the window cannot be read ("" if it can)."""
+    if s.valid[rows, cols].size == 0 or not s.valid[rows, cols].all():
+        return "outside the picture"
+    if not s.lit[rows, cols].all():
+        return "in a shadow too deep to read"
+    count = int(printed.sum())
+    if count and int(s.shown[rows, cols][printed].sum()) < PRINT_SEEN * count:
+        return f"{what} is not where the sheet has it (folded, curled or covered?)"
+    return ""
+
+
+@lru_cache(maxsize=16)
+def _route_windows(fields: Fields) -> dict[str, tuple[tuple[float, float, float, float], ...]]:
+    """Per route, squares (points) every 6 pt along its visible line: where its dashes are checked."""
+    out: dict[str, tuple[tuple[float, float, float, float], ...]] = {}
+    for route in fields.routes:
+        pts = line_samples(route, fields)[::6]
+        out[route.id] = tuple((x - PAD, y - PAD, x + PAD, y + PAD) for x, y in pts)
+    return out
+
+
+def why_route(s: Seen, blank: Blank, route_id: str, fields: Fields) -> str:
+    """Why a route cannot be read ("" if it can): any stretch outside the picture, in shadow, or its dashes out of place."""
+    import numpy as np
+
+    printed_all, shown_all = 0, 0
+    for x0, y0, x1, y1 in _route_windows(fields)[route_id]:
+        rows, cols, printed = _printed(blank, x0, y0, x1, y1)
+        if s.valid[rows, cols].size == 0 or not s.valid[rows, cols].all():
+            return "outside the picture"
+        if not s.lit[rows, cols].all():
+            return "in a shadow too deep to read"
+        printed_all += int(printed.sum())
+        shown_all += int(np.count_nonzero(s.shown[rows, cols][printed]))
+    if printed_all and shown_all < PRINT_SEEN * printed_all:
+        return "its printed dashes are not where the sheet has them (folded, curled or covered?)"
+    return ""
+
+
+def faint_box(s: Seen, rect: tuple[float, float, float, float]) -> float:
+    """The share of a box's inside (BOX_INSET in) holding faint ink."""
+    x0, y0, x1, y1 = (px(v) for v in (rect[0] + BOX_INSET, rect[1] + BOX_INSET, rect[2] - BOX_INSET, rect[3] - BOX_INSET))
+    inside = s.faint[y0:y1, x0:x1]
+    return float(inside.mean()) if inside.size else 0.0
+
+
+STROKE_MIN = 0.7
+"""Points: on a bent page, a route read as drawn carries at least this much ink per point of line (a pen's width).
+
+The printed dashes of a route left a fraction of a point off by a fold
+read as specks at each dash's ends, enough to read as drawn; a pen
+stroke, however thin, leaves more than half a point of ink across."""
+
+
+def thin(ink: Image, route_id: str, fields: Fields) -> bool:
+    """Whether the ink along a route is too thin for a pen stroke: specks, not a line (see STROKE_MIN)."""
+    pts = line_samples(next(r for r in fields.routes if r.id == route_id), fields)
+    if not pts:
+        return False
+    inked = 0
+    for x, y in pts:
+        window = ink[max(0, px(y - 3)):px(y + 3) + 1, max(0, px(x - 3)):px(x + 3) + 1]
+        inked += int(window.sum())
+    # each sample's 6 x 6 pt window covers 6 pt of line: ink per point of line, in points across
+    return inked / (SCALE * SCALE) / 6.0 / len(pts) < STROKE_MIN
+
+
+def crossed(ink: Image, rect: tuple[float, float, float, float]) -> bool:
+    """Whether ink runs straight through a box: just outside it on both sides, level with each other (a crease)."""
+    import numpy as np
+
+    x0, y0, x1, y1 = rect
+    out, depth = PAD + 0.5, 1.5
+    left = ink[px(y0):px(y1), max(0, px(x0 - out - depth)):px(x0 - out)].any(axis=1)
+    right = ink[px(y0):px(y1), px(x1 + out):px(x1 + out + depth)].any(axis=1)
+    top = ink[max(0, px(y0 - out - depth)):px(y0 - out), px(x0):px(x1)].any(axis=0)
+    bottom = ink[px(y1 + out):px(y1 + out + depth), px(x0):px(x1)].any(axis=0)
+    return bool(np.any(left & right) if left.shape == right.shape else False) or \
+        bool(np.any(top & bottom) if top.shape == bottom.shape else False)
+
+
+EDGE = 1.2
+"""Points inside a box's read area along its edges: ink only there is its outline out of place, not a mark."""
+EDGE_SHARE = 0.7
+"""Share of a lightly marked box's ink lying along its edges (within EDGE) that makes it unsure."""
+LIGHT_MARK = 0.12
+"""A marked box with less ink than this is looked at for ink along its edges only."""
+
+
+def along_edges(ink: Image, rect: tuple[float, float, float, float]) -> bool:
+    """Whether a lightly inked box holds its ink only along the edges of its read area (its outline out of place)."""
+    x0, y0, x1, y1 = (px(v) for v in (rect[0] + BOX_INSET, rect[1] + BOX_INSET, rect[2] - BOX_INSET, rect[3] - BOX_INSET))
+    inside = ink[y0:y1, x0:x1]
+    total = int(inside.sum())
+    if not total or total > LIGHT_MARK * inside.size:
+        return False
+    e = px(EDGE) + 1
+    core = int(inside[e:-e, e:-e].sum()) if inside.shape[0] > 2 * e and inside.shape[1] > 2 * e else 0
+    return total - core >= EDGE_SHARE * total
+
+
+def check(boxes: dict[str, Read], routes: dict[str, Read], s: Seen, blank: Blank, ink: Image | None = None) -> None:
+    """Make every box and route the picture cannot show unsure (confidence 0, the reason in ``why``), in place.
+
+    With the ``ink``, a marked box a line runs straight through (:func:`crossed`)
+    is unsure; on a ``bent`` page, so is a route read as drawn whose ink is
+    only specks (:func:`thin`).
+    """
+    rects = {b.id: b.rect for b in blank.fields.boxes}
+    for bid, r in boxes.items():
+        why = why_box(s, blank, rects[bid])
+        if not why and r.measure <= (BOX_EMPTY + BOX_MARKED) / 2 and faint_box(s, rects[bid]) >= FAINT_SHARE:
+            why = "only faint marks (pencil or a light pen too faint on this copy?)"
+        if not why and ink is not None and r.on and along_edges(ink, rects[bid]):
+            why = "its ink lies only along its outline (the box out of place: a fold or curl?)"
+        if not why and ink is not None and s.bent and r.on and crossed(ink, rects[bid]):
+            why = "a line runs straight through it and past both sides (a crease or fold?)"
+        if why:
+            boxes[bid] = replace(r, confidence=0.0, why=why)
+    for rid, r in routes.items():
+        why = why_route(s, blank, rid, blank.fields)
+        if not why and ink is not None and s.bent and r.on and thin(ink, rid, blank.fields):
+            why = "the page is bent here and the ink along it is only specks (its printed dashes out of place?)"
+        if why:
+            routes[rid] = replace(r, on=False, measure=UNREADABLE, confidence=0.0, why=why)
+
