@@ -174,7 +174,8 @@ def thin(ink: Image, route_id: str, fields: Fields) -> bool:
 
 
 def crossed(ink: Image, rect: tuple[float, float, float, float]) -> bool:
-    """Whether ink runs straight through a box: just outside it on both sides, level with each other (a crease)."""
+    """Whether ink runs straight through a box as a crease does: just outside it on both sides, level with each
+    other, and the box's own ink nearly all in that one band (a pen's cross or fill that overshoots is not)."""
     import numpy as np
 
     x0, y0, x1, y1 = rect
@@ -183,8 +184,28 @@ def crossed(ink: Image, rect: tuple[float, float, float, float]) -> bool:
     right = ink[px(y0):px(y1), px(x1 + out):px(x1 + out + depth)].any(axis=1)
     top = ink[max(0, px(y0 - out - depth)):px(y0 - out), px(x0):px(x1)].any(axis=0)
     bottom = ink[px(y1 + out):px(y1 + out + depth), px(x0):px(x1)].any(axis=0)
-    return bool(np.any(left & right) if left.shape == right.shape else False) or \
-        bool(np.any(top & bottom) if top.shape == bottom.shape else False)
+    inside = ink[px(y0):px(y1), px(x0):px(x1)]
+    total = int(inside.sum())
+    for level, axis in ((left & right if left.shape == right.shape else None, 1),
+                        (top & bottom if top.shape == bottom.shape else None, 0)):
+        if level is None or not level.any() or not total:
+            continue
+        hits = np.flatnonzero(level)
+        if hits.max() - hits.min() > px(CREASE_WIDE):  # level ink along much of the box: a fill that overshoots
+            continue
+        lo, hi = max(0, int(hits.min()) - px(CREASE_BAND)), int(hits.max()) + px(CREASE_BAND) + 1
+        band = int((inside[lo:hi, :] if axis == 1 else inside[:, lo:hi]).sum())
+        if band >= CREASE_SHARE * total:
+            return True
+    return False
+
+
+CREASE_BAND = 1.5
+"""Points either side of the level ink outside a box: the band a crease through the box keeps to."""
+CREASE_WIDE = 3.0
+"""Points: the widest a crease's line outside a box is; level ink wider than this is a pen's."""
+CREASE_SHARE = 0.8
+"""Share of a box's ink inside that band that makes it a crease, not a mark."""
 
 
 EDGE = 1.2
