@@ -11,7 +11,10 @@ sizes of its texts) and names the cities involved in every problem:
 - every tag nearer its own circle than any other;
 - no tag over another city's circle, another tag, or a route's end at another
   city (the first ``ROUTE_END`` points of a route outside that city's circle);
-- no text under ``MIN_TEXT``.
+- no text under ``MIN_TEXT``;
+- the legibility rules of :mod:`printkit.sheets.legible`: no route near a
+  circle it does not join, under a tag, across another route or too near
+  another leaving the same city; every name and icon clearly its own city's.
 """
 
 from __future__ import annotations
@@ -155,7 +158,9 @@ def _tags(f: Fields) -> list[Problem]:
 
 def check(f: Fields, text_sizes: Iterable[tuple[str, float]] = ()) -> list[Problem]:
     """Every problem of the sheet ``f`` (and of its texts, ``(text, size)``), cities first."""
-    out = _circles(f) + _routes(f) + _stretches(f) + _tags(f)
+    from printkit.sheets.legible import legibility
+
+    out = _circles(f) + _routes(f) + _stretches(f) + _tags(f) + [Problem(*p) for p in legibility(f)]
     for value, size in text_sizes:
         if size < MIN_TEXT - EPS:
             out.append(Problem((), f"text {shown(value)} is {size:.1f} pt (need {MIN_TEXT:g})", "shorten it"))
