@@ -13,8 +13,9 @@ round to do better:
   asks for room: its city is moved apart from the others, ``ROOM_STEP``
   further each time.
 
-After ``ROUNDS`` the last round's layout is kept (the check then names what is
-still wrong), or, when a tag found no room at all, :class:`NoRoom` is raised.
+After ``ROUNDS`` the round with the fewest problems is kept (the check then
+names what is still wrong), or, when no round placed every tag,
+:class:`NoRoom` is raised.
 """
 
 from __future__ import annotations
@@ -41,6 +42,8 @@ ROUNDS = 8
 """How many rounds of displacing, shaping, tagging and checking a map gets."""
 ROOM_STEP = 8.0
 """How much further (points) a city asking for room is moved from the others each round."""
+NUDGE = 3.0
+"""How much further (points) a city the layout check names is moved from the others."""
 CROWD = 45.0
 """Cities nearer than this (points) crowd each other: they get their tags first."""
 CASING_PAD = 1.7
@@ -94,7 +97,7 @@ def fitted(m: GameMap, frame: MapFrame, box: Box, framing: Callable[[LabelPlacer
     keep: dict[str, Rect4] = {}
     room: dict[str, float] = {}
     bends: list[Bend] = []
-    fit: Fit | None = None
+    best: tuple[int, Fit] | None = None
     for attempt in range(ROUNDS):
         last = attempt == ROUNDS - 1
         points = displaced(m, frame, room)
@@ -111,7 +114,7 @@ def fitted(m: GameMap, frame: MapFrame, box: Box, framing: Callable[[LabelPlacer
         try:
             tags, wanted = city_tags(m, points, placer, {(r.a, r.b): pts for r, pts in zip(m.routes, lines)}, last)
         except NoRoom as exc:
-            if last:
+            if last and best is None:
                 raise
             room[exc.city] = room.get(exc.city, _nearest(points, exc.city)) + ROOM_STEP
             keep.clear()
@@ -119,18 +122,19 @@ def fitted(m: GameMap, frame: MapFrame, box: Box, framing: Callable[[LabelPlacer
         fit = Fit(points, lines, bends, tags, placer, framed)
         if not wanted:
             problems = check(Fields("map", m.id, "", 0.0, 0.0, *map(tuple, fields_of(m, fit))))
-            if not problems or last:
+            if not problems:
                 return fit
-            for cid in {cid for p in problems for cid in p.cities}:
-                room[cid] = room.get(cid, _nearest(points, cid)) + ROOM_STEP / 2
-            keep.clear()
+            if best is None or len(problems) < best[0]:
+                best = (len(problems), fit)
+            for cid in {cid for p in problems for cid in p.cities}:  # a little more room
+                room[cid] = room.get(cid, _nearest(points, cid)) + NUDGE
             continue
         for cid in [cid for cid in wanted if cid in keep]:  # bending the routes did not clear it: move apart
             room[cid] = room.get(cid, _nearest(points, cid)) + ROOM_STEP
             del keep[cid], wanted[cid]
         keep.update({cid: corners(b) for cid, b in wanted.items()})
-    assert fit is not None  # the last round returns or raises
-    return fit
+    assert best is not None  # the last round returns, raises, or leaves the best to keep
+    return best[1]
 
 
 def city_tags(m: GameMap, points: Points, placer: LabelPlacer, lines: dict[tuple[str, str], tuple[Pt, ...]],

@@ -214,21 +214,23 @@ def _planned_map(
     """The sheet's plan and its map; a map too small for its city tags, or too crowded to read, is tried larger."""
     first: tuple[Plan, tuple[list[Item], list[CityField], list[RouteField]]] | None = None
     tried: set[Box] = set()
+    refused: NoRoom | None = None
     for least, section_w in ROOMIER:
         p = plan(m, x, top, w, h, lambda kw: _key(0, 0, kw, m)[1] + 4, least, section_w)
-        if p.map_box in tried and (least, section_w) != ROOMIER[-1]:
+        if p.map_box in tried:
             continue  # the same map as before, which did not draw or read clearly
         tried.add(p.map_box)
         try:
             drawn = _map_items(m, p.map_box)
-        except NoRoom:
-            if first is None and (least, section_w) == ROOMIER[-1]:
-                raise
+        except NoRoom as exc:
+            refused = refused or exc
             continue
         if not check(Fields("map", m.id, "", 0.0, 0.0, tuple(drawn[1]), tuple(drawn[2]))):
             return p, drawn
         first = first or (p, drawn)
-    assert first is not None  # the last try either raised or was kept
+    if first is None:
+        assert refused is not None
+        raise refused
     return first  # no size reads clearly: the layout check names what is wrong with the first that draws
 
 

@@ -34,6 +34,8 @@ STEPS = (4.0, 8.0, 12.0, 17.0, 23.0, 30.0, 40.0, 52.0, 66.0, 82.0, 100.0, 120.0)
 MOST = 0.45
 """The largest bend, as a share of the route's length."""
 ROUNDS = 4
+STRETCH = 12.0
+"""Least exclusive stretch of a route (the layout check's ``ROUTE_STRETCH``)."""
 OWN_UNDER = 3.0
 """How much (points) of a box kept for its own city's tag a route may cross."""
 
@@ -153,8 +155,9 @@ class Shaper:
         self.boxes[i] = _box(pts)
         self.dirs[i] = (direction(pts, self.r), direction(pts[::-1], self.r))
 
-    def cost(self, i: int, pts: Sequence[Pt]) -> float:
-        """How badly route ``i`` drawn as ``pts`` reads, with the other routes as they are (0: clearly)."""
+    def cost(self, i: int, pts: Sequence[Pt], bound: float = math.inf) -> float:
+        """How badly route ``i`` drawn as ``pts`` reads, with the other routes as they are (0: clearly);
+        at least ``bound`` when it is known to be so before its exclusive stretch is measured."""
         a, b = self.routes[i]
         bx0, by0, bx1, by1 = _box(pts)
         reach = self.r + NEAR_CIRCLE + SLACK
@@ -176,7 +179,7 @@ class Shaper:
                 if k != i and end in (oa, ob):
                     theirs = self.dirs[k][0 if oa == end else 1]
                     if theirs is not None:
-                        bad += 8.0 * max(0.0, ANGLE + SLACK - apart(mine, theirs))
+                        bad += 20.0 * max(0.0, ANGLE + SLACK - apart(mine, theirs))
         for cid, box in self.keep_off.items():
             if not (bx0 > box[2] or box[0] > bx1 or by0 > box[3] or box[1] > by1):
                 under = sum(_inside(p, q, box) for p, q in zip(pts, pts[1:]))
@@ -188,7 +191,25 @@ class Shaper:
         for k, box in enumerate(self.insets):
             if k not in mine_in and any(_within(p, box) for p in pts[1:-1]):
                 bad += 200.0
+        if bad >= bound:
+            return bad
+        short = STRETCH + SLACK - self._stretch(i, pts)
+        if short > 0:
+            bad += 20.0 * short
         return bad
+
+    def _stretch(self, i: int, pts: Sequence[Pt]) -> float:
+        """Route ``i``'s exclusive stretch (:mod:`printkit.sheets.stretch`) drawn as ``pts``."""
+        from printkit.sheets.fields import CityField, Fields, RouteField
+        from printkit.sheets.stretch import exclusive_stretch
+
+        bx0, by0, bx1, by1 = _box(pts)
+        near = [k for k, o in enumerate(self.boxes) if k != i and not (
+            bx0 - 8 > o[2] or o[0] > bx1 + 8 or by0 - 8 > o[3] or o[1] > by1 + 8)]
+        a, b = self.routes[i]
+        routes = (RouteField(a, b, tuple(pts)), *(RouteField(*self.routes[k], self.lines[k]) for k in near))
+        cities = tuple(CityField(cid, p, self.r, (*p, *p)) for cid, p in self.points.items())
+        return exclusive_stretch(routes[0], Fields("map", "", "", 0.0, 0.0, cities, routes))
 
     def _candidates(self, i: int) -> list[Bend]:
         a, b = self.routes[i]
@@ -208,7 +229,7 @@ class Shaper:
         best: tuple[float, float, Bend] | None = None
         for bend in self._candidates(i):
             pts = line(pa, pb, bend)
-            score = (self.cost(i, pts), abs(bend[0]) + abs(bend[1]), bend)
+            score = (self.cost(i, pts, best[0] if best else math.inf), abs(bend[0]) + abs(bend[1]), bend)
             if best is None or score[:2] < best[:2]:
                 best = score
                 if score[0] == 0.0:
