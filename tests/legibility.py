@@ -82,6 +82,20 @@ def routes_under_tags(doc: Doc) -> list[tuple[str, float, bool]]:
     return sorted(out, key=lambda x: -x[1])
 
 
+def splits(doc: Doc) -> list[str]:
+    """Routes that pass between another city's circle and its tag (across the straight way from one to the other)."""
+    out = []
+    for r in doc["routes"]:
+        for c in doc["cities"]:
+            if c["id"] in r["cities"]:
+                continue
+            (cx, cy), t = c["center"], c["tag"]
+            end = (min(max(cx, t[0]), t[2]), min(max(cy, t[1]), t[3]))
+            if any(_cross((cx, cy), end, a, b) for a, b in _segments(r)):
+                out.append(f"{r['id']} between {c['id']} and its tag")
+    return out
+
+
 def _cross(a: P, b: P, c: P, d: P) -> P | None:
     """Where segments a-b and c-d properly cross (None if they do not)."""
     r = (b[0] - a[0], b[1] - a[1])

@@ -55,6 +55,7 @@ def test_no_route_runs_under_a_tag(map_id: str, paper: str, folder: str) -> None
     under = L.routes_under_tags(doc(map_id, paper, folder))
     assert [u for u in under if not u[2]] == []  # never under another city's tag
     assert [u for u in under if u[2] and u[1] > L.OWN_TAG] == []  # at most 4 pt under its own
+    assert L.splits(doc(map_id, paper, folder)) == []  # nor between a city's circle and its tag
 
 
 @pytest.mark.parametrize("map_id,paper", SHEETS)

@@ -188,6 +188,17 @@ def _along(pts: tuple[Pt, ...], d: float) -> Pt:
     return pts[-1]
 
 
+def _cross(a: Pt, b: Pt, c: Pt, d: Pt) -> bool:
+    """Whether segments a-b and c-d cross."""
+    r0, r1, s0, s1 = b[0] - a[0], b[1] - a[1], d[0] - c[0], d[1] - c[1]
+    den = r0 * s1 - r1 * s0
+    if abs(den) < 1e-12:
+        return False
+    t = ((c[0] - a[0]) * s1 - (c[1] - a[1]) * s0) / den
+    u = ((c[0] - a[0]) * r1 - (c[1] - a[1]) * r0) / den
+    return 0 <= t <= 1 and 0 <= u <= 1
+
+
 def _rect_distance(b: Box, p: Pt) -> float:
     dx = max(b.x - p[0], 0.0, p[0] - b.right)
     dy = max(b.y - p[1], 0.0, p[1] - b.bottom)
@@ -366,6 +377,10 @@ class TagPlacer:
         b = (box.x, box.y, box.right, box.bottom)
         if any(clip_segment(p, q, b, strict=True) for p, q in near.others):
             return ANY
+        own = self.points[c.id]
+        tie = (own, (min(max(own[0], box.x), box.right), min(max(own[1], box.y), box.bottom)))
+        if any(_cross(*tie, p, q) for p, q in near.others):
+            return ANY  # another route between the circle and its tag would split them
         under = max((sum(_inside(p, q, box) for p, q in segs) for segs in self.segments[c.id]), default=0.0)
         return CLEAR if under <= 0.0 else OWN if under <= OWN_UNDER else ANY
 

@@ -4,7 +4,8 @@ Part of the layout check (:func:`printkit.sheets.layoutcheck.check`); each rule
 reads only the sheet's :class:`~printkit.sheets.fields.Fields`:
 
 - no route comes within ``NEAR_CIRCLE`` of the circle of a city it does not join;
-- no route runs under another city's tag, nor more than ``OWN_TAG`` under its own;
+- no route runs under another city's tag, nor more than ``OWN_TAG`` under its own,
+  nor between another city's circle and its tag;
 - no two routes cross (away from a city they share);
 - routes leaving one city are at least ``ANGLE`` apart ``ANGLE_AT`` outside its circle;
 - every city's name and icon is nearer its own circle than any other by ``OWNED``
@@ -54,6 +55,12 @@ def under(route: RouteField, rect: Rect4) -> float:
     return total
 
 
+def _splits(route: RouteField, centre: Pt, tag: Rect4) -> bool:
+    """Whether the route's line crosses the straight way from a circle's centre to its tag."""
+    end = (min(max(centre[0], tag[0]), tag[2]), min(max(centre[1], tag[1]), tag[3]))
+    return crossing((centre, end), route.points, (), 0.0)
+
+
 def near_circles(f: Fields) -> list[Found]:
     """Routes passing within ``NEAR_CIRCLE`` of a circle they do not join."""
     out = []
@@ -78,6 +85,8 @@ def under_tags(f: Fields) -> list[Found]:
                             f"(at most {OWN_TAG:g})", MOVE))
             elif c.id not in (r.a, r.b) and length > EPS:
                 out.append(((r.a, r.b, c.id), f"route runs {length:.1f} pt under the tag of the third city", MOVE))
+            elif c.id not in (r.a, r.b) and _splits(r, c.center, c.tag):
+                out.append(((r.a, r.b, c.id), "route runs between the third city's circle and its tag", MOVE))
     return out
 
 
