@@ -215,8 +215,8 @@ def _planned_map(
     first: tuple[Plan, tuple[list[Item], list[CityField], list[RouteField]]] | None = None
     tried: set[Box] = set()
     refused: NoRoom | None = None
-    for least, section_w in ROOMIER:
-        p = plan(m, x, top, w, h, lambda kw: _key(0, 0, kw, m)[1] + 4, least, section_w)
+    for least, _ in ROOMIER:
+        p = _best_plan(m, x, top, w, h, least)
         if p.map_box in tried:
             continue  # the same map as before, which did not draw or read clearly
         tried.add(p.map_box)
@@ -232,6 +232,25 @@ def _planned_map(
         assert refused is not None
         raise refused
     return first  # no size reads clearly: the layout check names what is wrong with the first that draws
+
+
+NARROW = 220.0
+"""Narrower right-hand section columns, taken where they give the map more room and no text shrinks under
+the sheet's least size."""
+
+
+def _best_plan(m: GameMap, x: float, top: float, w: float, h: float, least: float) -> Plan:
+    """The better plan with right-hand columns ``SECTION_W`` or ``NARROW`` wide (whose texts all keep 7.5 pt)."""
+    key = lambda kw: _key(0, 0, kw, m)[1] + 4  # noqa: E731
+    wide = plan(m, x, top, w, h, key, least, SECTION_W)
+    try:
+        narrow = plan(m, x, top, w, h, key, least, NARROW)
+    except LayoutError:
+        return wide
+    if narrow.score <= wide.score:
+        return wide
+    texts = [i for i in _sections(m, narrow)[0] if isinstance(i, Text)]
+    return narrow if min(t.size for t in texts) >= SMALL_SIZE - 0.01 else wide
 
 
 class Composed(NamedTuple):
