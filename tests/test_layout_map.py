@@ -202,14 +202,15 @@ def test_region_names_stay_off_routes_and_cities(map_id: str, paper: str) -> Non
     names = {r.name.upper() for r in m.regions if m.region_cities(r.id)}
     labels = [i for i in items if isinstance(i, Text) and i.text in names]
     assert {t.text for t in labels} == names  # every region with cities is named on the map
-    dashed = [i for i in items if isinstance(i, Line) and i.style == mapsheet.ROUTE]
-    assert len(dashed) == len(m.routes) + 1  # the routes, then the key's sample under the map
-    routes = dashed[:-1]
+    dashed = [i for i in items if isinstance(i, (Line, Path)) and i.style == mapsheet.ROUTE]
+    assert len(dashed) == len(m.routes) + 1  # the routes (straight or curved), then the key's sample
+    lines = [r.points for r in mapsheet.sheet_fields(m, paper).routes]  # each route's line as drawn
     marks = [item_box(i) for i in items if isinstance(i, (Circle, Icon)) and item_box(i) is not None]
     for t in labels:
         box = text_box(t)
-        # the exact segment, widened by half the route's stroke: no region name lies on a route line
-        hits = [r for r in routes if segment_hits(box, r.x1, r.y1, r.x2, r.y2, r.style.width / 2)]
+        # the exact segments, widened by half the route's stroke: no region name lies on a route line
+        hits = [pts for pts in lines for (x1, y1), (x2, y2) in zip(pts, pts[1:])
+                if segment_hits(box, x1, y1, x2, y2, mapsheet.ROUTE.width / 2)]
         assert not hits, (t.text, hits)
         assert not any(b is not None and box.intersects(b) for b in marks), t.text
 

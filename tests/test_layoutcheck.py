@@ -19,10 +19,10 @@ CROWDED = DATA / "crowded.toml"
 CROWDED_MESSAGE = (f"Error: {CROWDED}: map sheet: no room for the tag of Perth among Reykjavík, Łódź, São Paulo, "
                    "Cairo; move these cities apart or leave one out\n")
 INLINE = DATA / "inline.toml"
-INLINE_MESSAGE = (f"Error: {INLINE}: map sheet (Letter): Fish & \"Chips\" <Bay> and Reykjavík and Łódź: route "
-                  "passes 1.7 pt from the circle of the third city (need 3); move the cities apart or drop the route\n")
+INLINE_MESSAGE = (f"Error: {INLINE}: map sheet (Letter): Fish & \"Chips\" <Bay> and Reykjavík and Cairo and Łódź: "
+                  "routes fish-reykjavik and cairo-lodz cross; move the cities apart or drop a route\n")
 """Three cities on one parallel: on A4 the route between the outer two is drawn as a curve round the middle
-one; Letter's map is too small for a curve that keeps 3 pt off it."""
+one; on Letter's smaller map the curve that clears it crosses another route."""
 NAMES = {"a": "Ayr", "b": "Bree", "c": "Cork"}
 
 
