@@ -15,8 +15,8 @@ from click.testing import CliRunner
 from printkit.cli import cli as main
 from printkit.loading.maps import bundled_maps, load_map
 from printkit.sheets import atw, mapsheet
-from printkit.sheets.citytags import name_lines
 from printkit.sheets import fields as fieldmod
+from printkit.sheets.citytags import name_lines
 
 MAPS = bundled_maps()
 PAPERS = ("a4", "letter")

@@ -63,7 +63,7 @@ def _splits(route: RouteField, centre: Pt, tag: Rect4) -> bool:
 
 def near_circles(f: Fields) -> list[Found]:
     """Routes passing within ``NEAR_CIRCLE`` of a circle they do not join."""
-    out = []
+    out: list[Found] = []
     for r in f.routes:
         for c in f.cities:
             if c.id not in (r.a, r.b):
@@ -76,7 +76,7 @@ def near_circles(f: Fields) -> list[Found]:
 
 def under_tags(f: Fields) -> list[Found]:
     """Routes under another city's tag, or more than ``OWN_TAG`` under their own."""
-    out = []
+    out: list[Found] = []
     for r in f.routes:
         for c in f.cities:
             length = under(r, c.tag)
@@ -92,7 +92,7 @@ def under_tags(f: Fields) -> list[Found]:
 
 def crossings(f: Fields) -> list[Found]:
     """Pairs of routes whose lines cross."""
-    out = []
+    out: list[Found] = []
     centres = {c.id: c for c in f.cities}
     for i, r in enumerate(f.routes):
         for o in f.routes[i + 1:]:
@@ -106,7 +106,7 @@ def crossings(f: Fields) -> list[Found]:
 
 def angles(f: Fields) -> list[Found]:
     """Pairs of routes leaving one city less than ``ANGLE`` apart."""
-    out = []
+    out: list[Found] = []
     for c in f.cities:
         dirs = []
         for r in f.routes:
@@ -134,7 +134,7 @@ def _margin(p: Pt, own: int, f: Fields) -> tuple[float, str]:
 
 def owned(f: Fields) -> list[Found]:
     """Names and icons not clearly nearer their own circle than any other."""
-    out = []
+    out: list[Found] = []
     centre: Callable[[Rect4], Pt] = lambda r: ((r[0] + r[2]) / 2, (r[1] + r[3]) / 2)  # noqa: E731
     for k, c in enumerate(f.cities):
         if c.name is None or len(f.cities) < 2:

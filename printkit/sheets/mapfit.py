@@ -121,7 +121,8 @@ def fitted(m: GameMap, frame: MapFrame, box: Box, framing: Callable[[LabelPlacer
             continue
         fit = Fit(points, lines, bends, tags, placer, framed)
         if not wanted:
-            problems = check(Fields("map", m.id, "", 0.0, 0.0, *map(tuple, fields_of(m, fit))))
+            cities, routes = fields_of(m, fit)
+            problems = check(Fields("map", m.id, "", 0.0, 0.0, tuple(cities), tuple(routes)))
             if not problems:
                 return fit
             if best is None or len(problems) < best[0]:

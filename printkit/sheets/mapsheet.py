@@ -17,6 +17,7 @@ from printkit.layout.common import (
     MARGIN,
     PAPER_WHITE,
     SMALL_SIZE,
+    LayoutError,
     NameSlot,
     name_line,
     page_size,
