@@ -10,7 +10,7 @@ the ends of routes at other cities, and (where it can be) off route lines.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -21,6 +21,7 @@ from printkit.layout.geo import Pt, clip_segment
 from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import FontWeight, Icon, Item, Line, Rect, Style
 from printkit.model.maps import City, GameMap
+from printkit.sheets.routeshape import leaving
 
 ICON_SIZES = (10.5, 9.5, 8.5, 7.5)
 """Sizes tried for a tag's icons, largest first."""
@@ -176,16 +177,7 @@ def _box_at(px: float, py: float, d: float, sx: float, sy: float, w: float, h: f
 
 def _along(pts: tuple[Pt, ...], d: float) -> Pt:
     """The point ``d`` from the first point of a line, measured straight from it (its last point if none is)."""
-    c = pts[0]
-    for a, b in zip(pts, pts[1:]):
-        if math.dist(b, c) >= d:
-            lo, hi = 0.0, 1.0
-            for _ in range(30):
-                mid = (lo + hi) / 2
-                p = (a[0] + (b[0] - a[0]) * mid, a[1] + (b[1] - a[1]) * mid)
-                lo, hi = (mid, hi) if math.dist(p, c) < d else (lo, mid)
-            return (a[0] + (b[0] - a[0]) * hi, a[1] + (b[1] - a[1]) * hi)
-    return pts[-1]
+    return leaving(pts, d) or pts[-1]
 
 
 def _cross(a: Pt, b: Pt, c: Pt, d: Pt) -> bool:
@@ -197,6 +189,13 @@ def _cross(a: Pt, b: Pt, c: Pt, d: Pt) -> bool:
     t = ((c[0] - a[0]) * s1 - (c[1] - a[1]) * s0) / den
     u = ((c[0] - a[0]) * r1 - (c[1] - a[1]) * r0) / den
     return 0 <= t <= 1 and 0 <= u <= 1
+
+
+def _hits(b: tuple[float, float, float, float], segments: Sequence[tuple[Pt, Pt]]) -> bool:
+    """Whether any segment passes through the box (x0, y0, x1, y1), touching aside."""
+    x0, y0, x1, y1 = b
+    return any(not (p[0] <= x0 and q[0] <= x0 or p[0] >= x1 and q[0] >= x1 or p[1] <= y0 and q[1] <= y0
+                    or p[1] >= y1 and q[1] >= y1) and clip_segment(p, q, b, strict=True) for p, q in segments)
 
 
 def _rect_distance(b: Box, p: Pt) -> float:
@@ -321,7 +320,7 @@ class TagPlacer:
         if avoid == ANY:
             return True
         b = (box.x, box.y, box.right, box.bottom)
-        if any(clip_segment(p, q, b, strict=True) for p, q in near.others):
+        if _hits(b, near.others):
             return False
         for segs in self.segments[c.id]:
             under = sum(_inside(p, q, box) for p, q in segs)
@@ -342,7 +341,7 @@ class TagPlacer:
             if any(math.dist(p, there) < d for p, d in zip(centres, mines)):
                 return False
         b = (box.x, box.y, box.right, box.bottom)
-        return not any(clip_segment(p, q, b, strict=True) for p, q in near.ends)
+        return not _hits(b, near.ends)
 
     def _own(self, o: Box, own: Pt) -> bool:
         """Whether an obstacle is the city's own circle (which its tag may touch)."""
@@ -375,7 +374,7 @@ class TagPlacer:
         if not self.fits(c, box, ANY, parts, near):
             return None
         b = (box.x, box.y, box.right, box.bottom)
-        if any(clip_segment(p, q, b, strict=True) for p, q in near.others):
+        if _hits(b, near.others):
             return ANY
         own = self.points[c.id]
         tie = (own, (min(max(own[0], box.x), box.right), min(max(own[1], box.y), box.bottom)))

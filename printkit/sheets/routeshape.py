@@ -199,17 +199,23 @@ class Shaper:
         return bad
 
     def _stretch(self, i: int, pts: Sequence[Pt]) -> float:
-        """Route ``i``'s exclusive stretch (:mod:`printkit.sheets.stretch`) drawn as ``pts``."""
+        """Route ``i``'s exclusive stretch (:mod:`printkit.sheets.stretch`) drawn as ``pts``: only the pieces of
+        other routes and the circles near it can cut it."""
         from printkit.sheets.fields import CityField, Fields, RouteField
-        from printkit.sheets.stretch import exclusive_stretch
+        from printkit.sheets.stretch import CLEARANCE, END_MARGIN, exclusive_stretch
 
+        reach = CLEARANCE + 0.5
         bx0, by0, bx1, by1 = _box(pts)
-        near = [k for k, o in enumerate(self.boxes) if k != i and not (
-            bx0 - 8 > o[2] or o[0] > bx1 + 8 or by0 - 8 > o[3] or o[1] > by1 + 8)]
+        x0, y0, x1, y1 = bx0 - reach, by0 - reach, bx1 + reach, by1 + reach
+        pieces = [RouteField(f"~{k}", str(j), (p, q)) for k, o in enumerate(self.lines) if k != i
+                  for j, (p, q) in enumerate(zip(o, o[1:]))
+                  if not (min(p[0], q[0]) > x1 or max(p[0], q[0]) < x0 or min(p[1], q[1]) > y1 or max(p[1], q[1]) < y0)]
         a, b = self.routes[i]
-        routes = (RouteField(a, b, tuple(pts)), *(RouteField(*self.routes[k], self.lines[k]) for k in near))
-        cities = tuple(CityField(cid, p, self.r, (*p, *p)) for cid, p in self.points.items())
-        return exclusive_stretch(routes[0], Fields("map", "", "", 0.0, 0.0, cities, routes))
+        far = self.r + END_MARGIN + CLEARANCE
+        cities = tuple(CityField(cid, c, self.r, (*c, *c)) for cid, c in self.points.items()
+                       if bx0 - far < c[0] < bx1 + far and by0 - far < c[1] < by1 + far)
+        route = RouteField(a, b, tuple(pts))
+        return exclusive_stretch(route, Fields("map", "", "", 0.0, 0.0, cities, (route, *pieces)))
 
     def _candidates(self, i: int) -> list[Bend]:
         a, b = self.routes[i]
