@@ -66,9 +66,11 @@ class Sample:
 
 def _sample(p: tuple[float, float], route: RouteField, fields: Fields, prone: bool) -> Sample:
     """A sample of ``route`` at ``p`` with what lies around it on the sheet."""
-    (ax, ay), (bx, by) = route.points[0], route.points[-1]
+    # the piece of the route's line (a curved route has many) the sample lies on gives its direction
+    (ax, ay), (bx, by) = min(zip(route.points, route.points[1:]), key=lambda s: seg_dist(*p, s[0], s[1]))
     length = max(math.hypot(bx - ax, by - ay), 1e-9)
-    near = [(o.id, seg_dist(*p, o.points[0], o.points[-1])) for o in fields.routes if o.id != route.id]
+    near = [(o.id, min(seg_dist(*p, a, b) for a, b in zip(o.points, o.points[1:])))
+            for o in fields.routes if o.id != route.id]
     stars = frozenset(c.id for c in fields.cities if math.dist(p, c.center) < c.radius + END_CLEAR)
     alone = not stars and all(d > ALONE for _, d in near)
     return Sample(p, tuple((o, d) for o, d in near if d <= NEIGHBOUR_REACH), stars,

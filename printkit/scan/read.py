@@ -203,10 +203,10 @@ def star_ink(ink: Image, fields: Fields) -> dict[str, float]:
         gx, gy = (xs + 0.5) / SCALE, (ys + 0.5) / SCALE
         d = np.hypot(gx - cx, gy - cy)
         ring = (d >= r0) & (d <= r1)
-        for route in fields.routes:
-            (ax, ay), (bx, by) = route.points[0], route.points[-1]
-            if seg_dist(cx, cy, (ax, ay), (bx, by)) < r1 + STAR_KEEP_OUT:
-                ring &= _line_distance(gx, gy, ax, ay, bx, by) > STAR_KEEP_OUT
+        for route in fields.routes:  # each piece of its line (a curved route has many)
+            for (ax, ay), (bx, by) in zip(route.points, route.points[1:]):
+                if seg_dist(cx, cy, (ax, ay), (bx, by)) < r1 + STAR_KEEP_OUT:
+                    ring &= _line_distance(gx, gy, ax, ay, bx, by) > STAR_KEEP_OUT
         cells = int(ring.sum())
         out[c.id] = float(ink[y0:y1, x0:x1][ring].sum()) / cells if cells else 0.0
     return out
