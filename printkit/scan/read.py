@@ -169,7 +169,8 @@ def read_routes(ink: Image, fields: Fields, starred: frozenset[str] = frozenset(
     reads: dict[str, Read] = {}
     for rid, (points, short) in samples.items():
         others = [lines[o] for o in drawn if o != rid]
-        clear = tuple(p for p in points if all(seg_dist(*p, line[0], line[-1]) > 2 * ROUTE_REACH for line in others)
+        clear = tuple(p for p in points if all(seg_dist(*p, a, b) > 2 * ROUTE_REACH  # each piece of a curved line
+                                               for line in others for a, b in zip(line, line[1:]))
                       and all(math.dist(p, c) > r for c, r in stars))
         if len(clear) == len(points) or first[rid].measure == UNREADABLE or (first[rid].certain and not first[rid].on):
             reads[rid] = first[rid]

@@ -82,23 +82,23 @@ def _covered(spans: Iterable[tuple[float, float]]) -> float:
 
 
 def visible_length(route: RouteField, f: Fields) -> float:
-    """How much of a route's line lies outside every circle and tag (points)."""
-    p0, p1 = route.points[0], route.points[-1]
-    length = math.dist(p0, p1)
-    spans = [s for c in f.cities for s in [disk_span(p0, p1, c.center, c.radius)] if s]
-    spans += [s for c in f.cities for s in [_rect_span(p0, p1, c.tag)] if s]
-    return length * (1 - _covered(spans))
+    """How much of a route's line (each piece of it, when curved) lies outside every circle and tag (points)."""
+    total = 0.0
+    for p0, p1 in zip(route.points, route.points[1:]):
+        spans = [s for c in f.cities for s in [disk_span(p0, p1, c.center, c.radius)] if s]
+        spans += [s for c in f.cities for s in [_rect_span(p0, p1, c.tag)] if s]
+        total += math.dist(p0, p1) * (1 - _covered(spans))
+    return total
 
 
 def _route_end(route: RouteField, at: CityField) -> tuple[Pt, Pt]:
-    """The first ``ROUTE_END`` points of ``route`` outside the circle of ``at``, one of its cities."""
-    p0, p1 = route.points[0], route.points[-1]
-    if at.id == route.b:
-        p0, p1 = p1, p0
-    length = math.dist(p0, p1) or 1.0
-    ux, uy = (p1[0] - p0[0]) / length, (p1[1] - p0[1]) / length
-    near, far = at.radius, min(length, at.radius + ROUTE_END)
-    return (p0[0] + ux * near, p0[1] + uy * near), (p0[0] + ux * far, p0[1] + uy * far)
+    """The first ``ROUTE_END`` points of ``route`` outside the circle of ``at``, one of its cities (along its
+    line: where a curved route leaves the circle, in the direction it leaves)."""
+    from printkit.sheets.routeshape import leaving
+
+    pts = route.points if at.id == route.a else route.points[::-1]
+    start = leaving(pts, at.radius) or pts[-1]
+    return start, leaving(pts, at.radius + ROUTE_END) or pts[-1]
 
 
 def _circles(f: Fields) -> list[Problem]:
