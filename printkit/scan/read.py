@@ -169,9 +169,12 @@ def read_routes(ink: Image, fields: Fields, starred: frozenset[str] = frozenset(
     reads: dict[str, Read] = {}
     for rid, (points, short) in samples.items():
         others = [lines[o] for o in drawn if o != rid]
-        clear = tuple(p for p in points if all(seg_dist(*p, a, b) > 2 * ROUTE_REACH  # each piece of a curved line
-                                               for line in others for a, b in zip(line, line[1:]))
-                      and all(math.dist(p, c) > r for c, r in stars))
+        reach = 2 * ROUTE_REACH
+        boxes = [(line, min(q[0] for q in line) - reach, min(q[1] for q in line) - reach,
+                  max(q[0] for q in line) + reach, max(q[1] for q in line) + reach) for line in others]
+        clear = tuple(p for p in points if all(  # each piece of a curved line; a line whose box is far, at once
+            not (x0 < p[0] < x1 and y0 < p[1] < y1) or all(seg_dist(*p, a, b) > reach for a, b in zip(line, line[1:]))
+            for line, x0, y0, x1, y1 in boxes) and all(math.dist(p, c) > r for c, r in stars))
         if len(clear) == len(points) or first[rid].measure == UNREADABLE or (first[rid].certain and not first[rid].on):
             reads[rid] = first[rid]
         elif len(clear) >= MIN_SHORT:
