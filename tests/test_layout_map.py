@@ -151,9 +151,11 @@ def test_sight_icons_sit_by_their_city_and_are_readable(map_id: str, paper: str)
     # most icons get the largest size; none is smaller than the smallest allowed
     assert min(i.size for i in sights) >= min(mapsheet.SIGHTS) >= 7.5
     assert sum(i.size == mapsheet.SIGHTS[0] for i in sights) >= 0.6 * len(sights)
-    # labels stay readable and by their city: at most one leader line per sheet
+    # labels stay readable and by their city: at most two leader lines per sheet (one before issue 21, whose
+    # rules - no tag over another city's route, every name 6 pt nearer its own circle - send the crowded US
+    # Letter's a little further out; tests/test_legibility.py measures that each stays its own city's)
     assert min(i.size for i in items if isinstance(i, Text)) >= 7.0
-    assert sum(1 for i in items if isinstance(i, Line) and i.style == mapsheet.LEADER) <= 1
+    assert sum(1 for i in items if isinstance(i, Line) and i.style == mapsheet.LEADER) <= 2
 
 
 US_MAIN = Projection(name="albers", center_lon=-96.0, center_lat=37.5, parallels=(29.5, 45.5),
