@@ -33,6 +33,11 @@ def page_png(map_id: str, paper: str, names: tuple[str, ...], index: int) -> byt
     return render_png_page(sheets(map_id, paper, names)[0], index, dpi=DPI)
 
 
+def near(p: tuple[float, float], line: tuple[tuple[float, float], ...]) -> bool:
+    """Whether ``p`` lies within twice the scan's route reach of a route's line (straight or curved)."""
+    return any(seg_dist(*p, a, b) <= 2 * ROUTE_REACH for a, b in zip(line, line[1:]))
+
+
 def crowded(fields: Fields) -> frozenset[str]:
     """Cities at either end of a route drawn too short, or all along another route, to read well,
     and the routes that cross them.
@@ -43,11 +48,11 @@ def crowded(fields: Fields) -> frozenset[str]:
     def hidden(rid: str) -> bool:
         points, short = route_samples(fields)[rid]
         others = [r.points for r in fields.routes if r.id != rid]
-        return short or all(any(seg_dist(*p, o[0], o[-1]) <= 2 * ROUTE_REACH for o in others) for p in points)
+        return short or all(any(near(p, o) for o in others) for p in points)
 
     bad = [r for r in fields.routes if hidden(r.id)]
     crossing = {o.id for o in fields.routes for r in bad
-                if any(seg_dist(*p, o.points[0], o.points[-1]) <= 2 * ROUTE_REACH for p in route_samples(fields)[r.id][0])}
+                if any(near(p, o.points) for p in route_samples(fields)[r.id][0])}
     return frozenset(c for r in bad for c in (r.a, r.b)) | crossing
 
 
@@ -61,9 +66,10 @@ def photo(map_id: str, paper: str, names: tuple[str, ...], index: int, filled: s
     fields = sheets(map_id, paper, names)[1]
     rng = random.Random(seed)
     sim.fill(image, DPI / 72, fields, filled, pen, rng)
-    for route in (r for r in fields.routes if r.id in halfway):
-        (ax, ay), (bx, by) = route.points[0], route.points[-1]
-        sim.Sheet(image, DPI / 72, pen, rng).route((ax, ay), ((ax + bx) / 2, (ay + by) / 2))
+    for route in (r for r in fields.routes if r.id in halfway):  # its first half, along its line
+        pts = route.points if len(route.points) > 2 else (route.points[0], (
+            (route.points[0][0] + route.points[1][0]) / 2, (route.points[0][1] + route.points[1][1]) / 2))
+        sim.Sheet(image, DPI / 72, pen, rng).route(pts[:len(pts) // 2 + 1] if len(pts) > 2 else pts)
     return capture(image, DPI, shot, random.Random(seed + 1))
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import math
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -88,18 +89,22 @@ class Sheet:
         else:
             self.blob([p(0.1, 0.1), p(0.9, 0.1), p(0.9, 0.9), p(0.1, 0.9)])
 
-    def route(self, a: tuple[float, float], b: tuple[float, float]) -> None:
-        """A hand-drawn line from city a to city b, wobbling smoothly."""
-        n = max(2, int(math.dist(a, b) / 6))
-        (ax, ay), (bx, by) = a, b
-        nx, ny = (ay - by) / max(math.dist(a, b), 1e-9), (bx - ax) / max(math.dist(a, b), 1e-9)
-        phase, amp = self.rng.uniform(0, math.tau), self.pen.jitter
+    def route(self, line: Sequence[tuple[float, float]]) -> None:
+        """A hand-drawn line along a route's printed line (straight or curved), wobbling smoothly."""
         pts = []
-        for k in range(n + 1):
-            t = k / n
-            off = amp * math.sin(phase + t * 5.0) * (1 if 0 < k < n else 0)
-            pts.append((ax + (bx - ax) * t + nx * off, ay + (by - ay) * t + ny * off))
-        self.stroke(pts)
+        for (ax, ay), (bx, by) in zip(line, line[1:]):  # points every 6 pt or so along each piece
+            n = max(1, int(math.dist((ax, ay), (bx, by)) / 6))
+            pts += [(ax + (bx - ax) * k / n, ay + (by - ay) * k / n) for k in range(n)]
+        pts.append(line[-1])
+        total = len(pts) - 1
+        phase, amp = self.rng.uniform(0, math.tau), self.pen.jitter
+        (ax, ay), (bx, by) = line[0], line[-1]
+        nx, ny = (ay - by) / max(math.dist(line[0], line[-1]), 1e-9), (bx - ax) / max(math.dist(line[0], line[-1]), 1e-9)
+        out = []
+        for k, (x, y) in enumerate(pts):
+            off = amp * math.sin(phase + k / max(total, 1) * 5.0) * (1 if 0 < k < total else 0)
+            out.append((x + nx * off, y + ny * off))
+        self.stroke(out)
 
     def star(self, c: tuple[float, float], r: float) -> None:
         """A five-pointed star drawn in one stroke around a city."""
@@ -124,11 +129,11 @@ def _clear(fields: Fields, x: float, y: float, r: float) -> bool:
     if any(math.dist(c.center, (x, y)) < c.radius + r for c in fields.cities):
         return False
     for route in fields.routes:
-        (ax, ay), (bx, by) = route.points[0], route.points[-1]
-        dx, dy = bx - ax, by - ay
-        t = min(1.0, max(0.0, ((x - ax) * dx + (y - ay) * dy) / max(dx * dx + dy * dy, 1e-9)))
-        if math.dist((ax + t * dx, ay + t * dy), (x, y)) < r:
-            return False
+        for (ax, ay), (bx, by) in zip(route.points, route.points[1:]):
+            dx, dy = bx - ax, by - ay
+            t = min(1.0, max(0.0, ((x - ax) * dx + (y - ay) * dy) / max(dx * dx + dy * dy, 1e-9)))
+            if math.dist((ax + t * dx, ay + t * dy), (x, y)) < r:
+                return False
     return True
 
 
@@ -150,7 +155,7 @@ def fill(image: Image, scale: float, fields: Fields, filled: Filled, pen: Pen, r
         sheet.mark(rects[box_id], rng.choice(MARKS))
     for route in fields.routes:
         if route.id in filled.routes:
-            sheet.route(route.points[0], route.points[-1])
+            sheet.route(route.points)
     if filled.start is not None:
         city = fields.city(filled.start)
         sheet.star(city.center, city.radius + 4.5)

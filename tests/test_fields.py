@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import io
 import json
+import math
 from functools import lru_cache
 from pathlib import Path
 from typing import Any
@@ -15,6 +16,7 @@ from printkit.cli import cli as main
 from printkit.loading.maps import bundled_maps, load_map
 from printkit.sheets import atw, mapsheet
 from printkit.sheets import fields as fieldmod
+from printkit.sheets.citytags import name_lines
 
 MAPS = bundled_maps()
 PAPERS = ("a4", "letter")
@@ -45,8 +47,12 @@ def page_shapes(map_id: str, paper: str) -> tuple[list[dict[str, Any]], list[tup
         page = doc.pages[0]
         hits = []
         for c in load_map(map_id).cities:
-            for h in page.search(c.name, regex=False, case=True):
-                hits.append({"id": c.id, "box": (h["x0"], h["top"], h["x1"], h["bottom"])})
+            found = page.search(c.name, regex=False, case=True)
+            if not found:  # a long name printed on two lines: each line in turn
+                lines = name_lines(c.name, "bold" if c.iconic else "regular")[-1]
+                found = [h for part in lines for h in page.search(part, regex=False, case=True)]
+            for h in found:
+                hits.append({"id": c.id, "box": (h["x0"], h["top"], h["x1"], h["bottom"]), "text": h["text"]})
         rects = [(r["x0"], r["top"], r["x1"], r["bottom"]) for r in page.rects + page.curves]
     return hits, rects
 
@@ -67,7 +73,8 @@ def test_the_json_has_the_documented_shape(map_id: str, paper: str) -> None:
     assert (f["sheet"]["kind"], f["sheet"]["map"], f["sheet"]["paper"]) == ("map", m.id, paper)
     assert f["sheet"]["width"] > f["sheet"]["height"]  # landscape
     assert [c["id"] for c in f["cities"]] == [c.id for c in m.cities]
-    assert all(set(c) == {"id", "center", "radius", "tag"} for c in f["cities"])
+    assert all(set(c) == {"id", "center", "radius", "tag", "name", "icons"} for c in f["cities"])
+    assert all(len(c["icons"]) == (1 if m.city(c["id"]).iconic else len(m.city(c["id"]).sights)) for c in f["cities"])
     assert [r["id"] for r in f["routes"]] == [f"{r.a}-{r.b}" for r in m.routes]
     assert all(r["cities"] == [r["id"][:len(r["cities"][0])], r["cities"][1]] for r in f["routes"])
     ids = [b["id"] for b in f["boxes"]]
@@ -89,11 +96,19 @@ def test_the_json_has_the_documented_shape(map_id: str, paper: str) -> None:
 def test_every_city_name_in_the_pdf_lies_in_its_tag(map_id: str, paper: str) -> None:
     _, f = rendered(map_id, paper)
     tags = {c["id"]: c["tag"] for c in f["cities"]}
+    names = {c["id"]: c["name"] for c in f["cities"]}
     hits, _ = page_shapes(map_id, paper)
     found = {h["id"] for h in hits}
     assert found == set(tags)  # every name is printed
+    m = load_map(map_id)
     for h in hits:
-        assert inside(h["box"], tags[h["id"]], TOL), (h, tags[h["id"]])
+        if h["text"] == m.city(h["id"]).name:
+            assert inside(h["box"], names[h["id"]], TOL), (h, names[h["id"]])  # in its name's box, in its tag
+            assert inside(h["box"], tags[h["id"]], TOL), (h, tags[h["id"]])
+    for c in m.cities:  # a name on two lines: each line in its name's box
+        parts = {h["text"] for h in hits if h["id"] == c.id and h["text"] != c.name}
+        for part in parts:
+            assert any(inside(h["box"], names[c.id], TOL) for h in hits if h["id"] == c.id and h["text"] == part)
 
 
 @pytest.mark.parametrize("paper", PAPERS)
@@ -118,7 +133,12 @@ def test_city_centres_and_routes_are_the_drawn_ones(map_id: str) -> None:
     for c in f["cities"]:
         cx, cy = c["center"]
         assert any(abs(x - cx) < 0.05 and abs(y - cy) < 0.05 for x, y, _ in circles), c["id"]
+        curves = [c["pts"] for c in page.curves]
     for r in f["routes"]:
+        if len(r["points"]) > 2:  # a gentle curve: drawn from its first point to its last, the samples on it
+            (x1, y1), (x2, y2) = r["points"][0], r["points"][-1]
+            assert any(math.dist(c[0], (x1, y1)) < 0.05 and math.dist(c[-1], (x2, y2)) < 0.05 for c in curves), r["id"]
+            continue
         (x1, y1), (x2, y2) = r["points"]
         box = (min(x1, x2), min(y1, y2)), (max(x1, x2), max(y1, y2))
         assert any(all(abs(p - q) < 0.05 for p, q in zip(box[0] + box[1], a + b)) for a, b in lines), r["id"]

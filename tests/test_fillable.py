@@ -90,8 +90,11 @@ def tablet(pdf: bytes, fills: list[sim.Filled], seed: int = 0, kinds: tuple[str,
                                             else TextStringObject(values[name]))
         for route in fields.routes:
             if route.id in filled.routes:
-                pts = _route_line(route.points[0], route.points[-1], rng)
-                page.annotations.append(writer._add_object(_stroke(rng.choice(kinds), pts, height)))
+                pts = [q for a, b in zip(route.points, route.points[1:]) for q in _route_line(a, b, rng)]
+                kind = rng.choice(kinds)
+                if len(route.points) > 2 and kind == "/Line":  # a curved route: a straight /Line cannot follow it
+                    kind = "/PolyLine"
+                page.annotations.append(writer._add_object(_stroke(kind, pts, height)))
         if filled.start is not None:
             c = fields.city(filled.start)
             r = c.radius + 4.5

@@ -151,9 +151,11 @@ def test_sight_icons_sit_by_their_city_and_are_readable(map_id: str, paper: str)
     # most icons get the largest size; none is smaller than the smallest allowed
     assert min(i.size for i in sights) >= min(mapsheet.SIGHTS) >= 7.5
     assert sum(i.size == mapsheet.SIGHTS[0] for i in sights) >= 0.6 * len(sights)
-    # labels stay readable and by their city: at most one leader line per sheet
+    # labels stay readable and by their city: at most two leader lines per sheet (one before issue 21, whose
+    # rules - no tag over another city's route, every name 6 pt nearer its own circle - send the crowded US
+    # Letter's a little further out; tests/test_legibility.py measures that each stays its own city's)
     assert min(i.size for i in items if isinstance(i, Text)) >= 7.0
-    assert sum(1 for i in items if isinstance(i, Line) and i.style == mapsheet.LEADER) <= 1
+    assert sum(1 for i in items if isinstance(i, Line) and i.style == mapsheet.LEADER) <= 2
 
 
 US_MAIN = Projection(name="albers", center_lon=-96.0, center_lat=37.5, parallels=(29.5, 45.5),
@@ -202,14 +204,15 @@ def test_region_names_stay_off_routes_and_cities(map_id: str, paper: str) -> Non
     names = {r.name.upper() for r in m.regions if m.region_cities(r.id)}
     labels = [i for i in items if isinstance(i, Text) and i.text in names]
     assert {t.text for t in labels} == names  # every region with cities is named on the map
-    dashed = [i for i in items if isinstance(i, Line) and i.style == mapsheet.ROUTE]
-    assert len(dashed) == len(m.routes) + 1  # the routes, then the key's sample under the map
-    routes = dashed[:-1]
+    dashed = [i for i in items if isinstance(i, (Line, Path)) and i.style == mapsheet.ROUTE]
+    assert len(dashed) == len(m.routes) + 1  # the routes (straight or curved), then the key's sample
+    lines = [r.points for r in mapsheet.sheet_fields(m, paper).routes]  # each route's line as drawn
     marks = [item_box(i) for i in items if isinstance(i, (Circle, Icon)) and item_box(i) is not None]
     for t in labels:
         box = text_box(t)
-        # the exact segment, widened by half the route's stroke: no region name lies on a route line
-        hits = [r for r in routes if segment_hits(box, r.x1, r.y1, r.x2, r.y2, r.style.width / 2)]
+        # the exact segments, widened by half the route's stroke: no region name lies on a route line
+        hits = [pts for pts in lines for (x1, y1), (x2, y2) in zip(pts, pts[1:])
+                if segment_hits(box, x1, y1, x2, y2, mapsheet.ROUTE.width / 2)]
         assert not hits, (t.text, hits)
         assert not any(b is not None and box.intersects(b) for b in marks), t.text
 

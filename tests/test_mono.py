@@ -47,19 +47,23 @@ def runs(samples: list[bool]) -> list[tuple[bool, int]]:
     return out
 
 
-def visible_stretch(f: Fields, rid: str) -> list[tuple[float, float]]:
-    """Points every 0.25 pt along a route, outside every circle and tag (0.75 pt clear: the circle's stroke)."""
+def visible_stretch(f: Fields, rid: str) -> list[tuple[float, float, float, float]]:
+    """Points every 0.25 pt along a route's line (straight or curved), outside every circle and tag (0.75 pt
+    clear: the circle's stroke), each with the unit normal of its stretch of line."""
     route = next(r for r in f.routes if r.id == rid)
-    (x0, y0), (x1, y1) = route.points
-    n = int(math.dist((x0, y0), (x1, y1)) / 0.25)
     pts = []
-    for k in range(n + 1):
-        x, y = x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n
-        if any(math.dist((x, y), c.center) < c.radius + CLEAR for c in f.cities):
-            continue
-        if any(c.tag[0] - CLEAR < x < c.tag[2] + CLEAR and c.tag[1] - CLEAR < y < c.tag[3] + CLEAR for c in f.cities):
-            continue
-        pts.append((x, y))
+    for (x0, y0), (x1, y1) in zip(route.points, route.points[1:]):
+        length = math.dist((x0, y0), (x1, y1))
+        n = max(1, int(length / 0.25))
+        nx, ny = -(y1 - y0) / length, (x1 - x0) / length
+        for k in range(n):
+            x, y = x0 + (x1 - x0) * k / n, y0 + (y1 - y0) * k / n
+            if any(math.dist((x, y), c.center) < c.radius + CLEAR for c in f.cities):
+                continue
+            if any(c.tag[0] - CLEAR < x < c.tag[2] + CLEAR and c.tag[1] - CLEAR < y < c.tag[3] + CLEAR
+                   for c in f.cities):
+                continue
+            pts.append((x, y, nx, ny))
     return pts
 
 
@@ -70,11 +74,9 @@ def test_every_route_shows_as_dashes_in_one_bit(map_id: str, paper: str) -> None
     for r in f.routes:
         pts = visible_stretch(f, r.id)
         assert len(pts) * 0.25 >= 8 - 2 * CLEAR - 0.5, r.id  # the layout check's 8 pt, less the margins
-        (x0, y0), (x1, y1) = r.points
-        length = math.dist((x0, y0), (x1, y1))
-        nx, ny = -(y1 - y0) / length * 0.45, (x1 - x0) / length * 0.45  # across the line, 0.45 pt
-        samples = [any(bits[int((y + k * ny) * PX), int((x + k * nx) * PX)] for k in (-1, 0, 1))  # type: ignore[index]
-                   for x, y in pts]
+        samples = [any(bits[int((y + k * 0.45 * ny) * PX), int((x + k * 0.45 * nx) * PX)]  # type: ignore[index]
+                       for k in (-1, 0, 1))  # across the line, 0.45 pt either side
+                   for x, y, nx, ny in pts]
         black = sum(samples) / len(samples)
         assert 0.45 <= black <= 0.8, (r.id, black)  # 3 pt on, 2 pt off
         pattern = runs(samples)

@@ -21,6 +21,7 @@ from printkit.layout.primitives import Document, Page, Text
 from printkit.loading.maps import bundled_maps, load_map
 from printkit.model.games import Globetrotting
 from printkit.sheets.builder import Sheet
+from printkit.sheets.citytags import name_lines
 
 SVG = "{http://www.w3.org/2000/svg}"
 ROOT = Path(__file__).resolve().parent.parent
@@ -107,10 +108,13 @@ def test_svg_has_a_circle_per_city_and_a_line_per_route(rendered: dict[tuple[str
     assert form is not None
     circles = [c for c in form.iter(f"{SVG}circle") if c.get("r") == "4.6"]
     assert len(circles) == len(m.cities)  # iconic cities too: their tag carries the shield
-    routes = [ln for ln in form.iter(f"{SVG}line") if ln.get("stroke-dasharray") == "3 2"]
-    assert len(routes) == len(m.routes) + 1  # and one in the key
+    routes = [ln for tag in ("line", "path") for ln in form.iter(f"{SVG}{tag}") if ln.get("stroke-dasharray") == "3 2"]
+    assert len(routes) == len(m.routes) + 1  # straight or curved, and one in the key
+    curves = [p for p in routes if p.tag == f"{SVG}path"]
+    assert all((p.get("d") or "").count("C") == 1 for p in curves)  # a gentle curve: one cubic each
     names = [g.get("aria-label") for g in form.iter(f"{SVG}g")]  # text drawn as outlines, labelled
-    assert all(c.name in names for c in m.cities)
+    for c in m.cities:  # on one line, or a long name on two
+        assert any(all(part in names for part in way) for way in name_lines(c.name, "bold" if c.iconic else "regular"))
 
 
 def test_city_names_are_escaped_in_svg(runner: CliRunner, tmp_path: Path) -> None:

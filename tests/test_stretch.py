@@ -73,5 +73,7 @@ def test_bundled_cities_stay_near_their_true_places(map_id: str, paper: str) -> 
     frame = MapFrame(m.projection, box.x, box.y, box.w, box.h)
     moved = {c.id: math.dist(frame.point(c.lat, c.lon), f.center) for c, f in zip(m.cities, composed.fields.cities)}
     assert max(moved.values()) <= displacement.CROWDED_DISPLACE + 1e-6
-    assert sum(moved.values()) / len(moved) <= 12.0  # most cities hardly move
+    # most cities hardly move; the legibility rules (issue 21: every name 6 pt nearer its own circle) push the
+    # crowded US north-east and Colombia further apart than the 12 pt mean this kept before
+    assert sum(moved.values()) / len(moved) <= 18.0
     assert min(exclusive_stretches(composed.fields).values()) >= displacement.ROUTE_STRETCH

@@ -64,11 +64,30 @@ class Sample:
     """Printed icons or letters of a tag lie this close: a scan may leave specks here, so its ink tells nothing."""
 
 
+FAR = max(ALONE, NEIGHBOUR_REACH) + 1.0
+"""Beyond this (points) a route's exact distance changes nothing here."""
+
+
+@lru_cache(maxsize=256)
+def _extent(line: tuple[tuple[float, float], ...]) -> tuple[float, float, float, float]:
+    xs, ys = [q[0] for q in line], [q[1] for q in line]
+    return min(xs) - FAR, min(ys) - FAR, max(xs) + FAR, max(ys) + FAR
+
+
+def _line_dist(p: tuple[float, float], line: tuple[tuple[float, float], ...]) -> float:
+    """Distance from ``p`` to a route's line (each piece of a curved one), or ``FAR`` when it is further."""
+    x0, y0, x1, y1 = _extent(line)
+    if not (x0 <= p[0] <= x1 and y0 <= p[1] <= y1):
+        return FAR
+    return min(seg_dist(*p, a, b) for a, b in zip(line, line[1:]))
+
+
 def _sample(p: tuple[float, float], route: RouteField, fields: Fields, prone: bool) -> Sample:
     """A sample of ``route`` at ``p`` with what lies around it on the sheet."""
-    (ax, ay), (bx, by) = route.points[0], route.points[-1]
+    # the piece of the route's line (a curved route has many) the sample lies on gives its direction
+    (ax, ay), (bx, by) = min(zip(route.points, route.points[1:]), key=lambda s: seg_dist(*p, s[0], s[1]))
     length = max(math.hypot(bx - ax, by - ay), 1e-9)
-    near = [(o.id, seg_dist(*p, o.points[0], o.points[-1])) for o in fields.routes if o.id != route.id]
+    near = [(o.id, _line_dist(p, o.points)) for o in fields.routes if o.id != route.id]
     stars = frozenset(c.id for c in fields.cities if math.dist(p, c.center) < c.radius + END_CLEAR)
     alone = not stars and all(d > ALONE for _, d in near)
     return Sample(p, tuple((o, d) for o, d in near if d <= NEIGHBOUR_REACH), stars,

@@ -166,8 +166,12 @@ def read_routes(ink: Image, fields: Fields, starred: frozenset[str] = frozenset(
     reads: dict[str, Read] = {}
     for rid, (points, short) in samples.items():
         others = [lines[o] for o in drawn if o != rid]
-        clear = tuple(p for p in points if all(seg_dist(*p, line[0], line[-1]) > 2 * ROUTE_REACH for line in others)
-                      and all(math.dist(p, c) > r for c, r in stars))
+        reach = 2 * ROUTE_REACH
+        boxes = [(line, min(q[0] for q in line) - reach, min(q[1] for q in line) - reach,
+                  max(q[0] for q in line) + reach, max(q[1] for q in line) + reach) for line in others]
+        clear = tuple(p for p in points if all(  # each piece of a curved line; a line whose box is far, at once
+            not (x0 < p[0] < x1 and y0 < p[1] < y1) or all(seg_dist(*p, a, b) > reach for a, b in zip(line, line[1:]))
+            for line, x0, y0, x1, y1 in boxes) and all(math.dist(p, c) > r for c, r in stars))
         if len(clear) == len(points) or first[rid].measure == UNREADABLE or (first[rid].certain and not first[rid].on):
             reads[rid] = first[rid]
         elif len(clear) >= MIN_SHORT:
@@ -200,10 +204,10 @@ def star_ink(ink: Image, fields: Fields) -> dict[str, float]:
         gx, gy = (xs + 0.5) / SCALE, (ys + 0.5) / SCALE
         d = np.hypot(gx - cx, gy - cy)
         ring = (d >= r0) & (d <= r1)
-        for route in fields.routes:
-            (ax, ay), (bx, by) = route.points[0], route.points[-1]
-            if seg_dist(cx, cy, (ax, ay), (bx, by)) < r1 + STAR_KEEP_OUT:
-                ring &= _line_distance(gx, gy, ax, ay, bx, by) > STAR_KEEP_OUT
+        for route in fields.routes:  # each piece of its line (a curved route has many)
+            for (ax, ay), (bx, by) in zip(route.points, route.points[1:]):
+                if seg_dist(cx, cy, (ax, ay), (bx, by)) < r1 + STAR_KEEP_OUT:
+                    ring &= _line_distance(gx, gy, ax, ay, bx, by) > STAR_KEEP_OUT
         cells = int(ring.sum())
         out[c.id] = float(ink[y0:y1, x0:x1][ring].sum()) / cells if cells else 0.0
     return out

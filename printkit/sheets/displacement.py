@@ -13,6 +13,7 @@ at most ``CROWDED_DISPLACE``.
 from __future__ import annotations
 
 import math
+from collections.abc import Mapping
 from typing import TYPE_CHECKING
 
 from printkit.model.maps import GameMap
@@ -44,13 +45,20 @@ Points = dict[str, tuple[float, float]]
 """Each city's point on the sheet, by city id."""
 
 
-def displaced(m: GameMap, frame: MapFrame) -> Points:
+ROOM_DISPLACE = 24.0
+"""How far (points) a city that asked for room for its tag may move, and its neighbours with it."""
+
+
+def displaced(m: GameMap, frame: MapFrame, room: Mapping[str, float] | None = None) -> Points:
     """Each city's point, moved apart where cities crowd, until every route keeps its exclusive stretch.
 
     Cities move at most ``DISPLACE``; the two ends of a route too short to
     draw on (``ROUTE_APART``) up to ``CROWDED_DISPLACE``, pushed apart along
     the route. A route still short of ``ROUTE_STRETCH`` of exclusive stretch
     (another route or circle runs close) asks for that much more length.
+    ``room`` asks, by city, for that much distance (points) between it and
+    every other city (a city whose tag found no room), moving both up to
+    ``ROOM_DISPLACE``.
     """
     from printkit.layout.displace import displace
 
@@ -64,6 +72,13 @@ def displaced(m: GameMap, frame: MapFrame) -> Points:
             if math.dist(true[one.id], true[other.id]) < need:
                 gaps[(one.id, other.id)] = need
     bound = {c.id: DISPLACE for c in m.cities}
+    for cid, need in (room or {}).items():
+        for other in m.cities:
+            if other.id != cid and math.dist(true[cid], true[other.id]) < need + 2 * ROOM_DISPLACE:
+                pair = (cid, other.id) if order[cid] < order[other.id] else (other.id, cid)
+                gaps[pair] = max(gaps.get(pair, 0.0), need)
+                bound[cid] = max(bound[cid], ROOM_DISPLACE)
+                bound[other.id] = max(bound[other.id], ROOM_DISPLACE)
     for a, b in gaps:
         if (a, b) in linked:
             bound[a] = bound[b] = CROWDED_DISPLACE

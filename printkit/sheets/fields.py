@@ -25,12 +25,16 @@ Rect4 = tuple[float, float, float, float]
 
 
 class CityField(NamedTuple):
-    """A city's circle (centre, radius) and the tag holding its name and icons."""
+    """A city's circle (centre, radius), the tag holding its name and icons, and where each of those is."""
 
     id: str
     center: Pt
     radius: float
     tag: Rect4
+    name: Rect4 | None = None
+    """The printed name's box (advance width by ascent + descent)."""
+    icons: tuple[Rect4, ...] = ()
+    """Each sight/animal icon's (or an iconic city's shield's) box, left to right."""
 
 
 class RouteField(NamedTuple):
@@ -44,6 +48,18 @@ class RouteField(NamedTuple):
     def id(self) -> str:
         """``<a>-<b>`` in the map's order (a <= b)."""
         return f"{self.a}-{self.b}"
+
+
+class RegionField(NamedTuple):
+    """A region drawn on the map: the area holding exactly its cities, and where its name is printed."""
+
+    id: str
+    name: str
+    cities: tuple[str, ...]
+    area: tuple[Pt, ...]
+    """A closed polygon (the last point joins the first) holding exactly this region's city centres."""
+    label: Rect4
+    """The printed name's box, inside ``area``."""
 
 
 class BoxField(NamedTuple):
@@ -64,6 +80,7 @@ class Fields(NamedTuple):
     cities: tuple[CityField, ...] = ()
     routes: tuple[RouteField, ...] = ()
     boxes: tuple[BoxField, ...] = ()
+    regions: tuple[RegionField, ...] = ()
 
     @property
     def layout(self) -> str:
@@ -94,14 +111,25 @@ def _rect(r: Rect4) -> list[float]:
     return [_r(v) for v in r]
 
 
+def _city(c: CityField) -> dict[str, object]:
+    out: dict[str, object] = {"id": c.id, "center": _pt(c.center), "radius": _r(c.radius), "tag": _rect(c.tag)}
+    if c.name is not None:
+        out["name"] = _rect(c.name)
+        out["icons"] = [_rect(i) for i in c.icons]
+    return out
+
+
 def _geometry(f: Fields) -> dict[str, object]:
-    return {
+    out: dict[str, object] = {
         "size": [_r(f.width), _r(f.height)],
-        "cities": [{"id": c.id, "center": _pt(c.center), "radius": _r(c.radius), "tag": _rect(c.tag)}
-                   for c in f.cities],
+        "cities": [_city(c) for c in f.cities],
         "routes": [{"id": r.id, "cities": [r.a, r.b], "points": [_pt(p) for p in r.points]} for r in f.routes],
         "boxes": [{"id": b.id, "rect": _rect(b.rect)} for b in f.boxes],
     }
+    if f.regions:
+        out["regions"] = [{"id": g.id, "name": g.name, "cities": list(g.cities), "area": [_pt(p) for p in g.area],
+                           "label": _rect(g.label)} for g in f.regions]
+    return out
 
 
 class Marker(NamedTuple):
@@ -132,10 +160,13 @@ def rounded(f: Fields) -> Fields:
     """``f`` with every coordinate rounded to 0.01 pt, as the ``--fields`` JSON writes it."""
     return f._replace(
         width=_r(f.width), height=_r(f.height),
-        cities=tuple(CityField(c.id, (_r(c.center[0]), _r(c.center[1])), _r(c.radius), _round4(c.tag))
+        cities=tuple(CityField(c.id, (_r(c.center[0]), _r(c.center[1])), _r(c.radius), _round4(c.tag),
+                               None if c.name is None else _round4(c.name), tuple(_round4(i) for i in c.icons))
                      for c in f.cities),
         routes=tuple(RouteField(r.a, r.b, tuple((_r(x), _r(y)) for x, y in r.points)) for r in f.routes),
         boxes=tuple(BoxField(b.id, _round4(b.rect)) for b in f.boxes),
+        regions=tuple(g._replace(area=tuple((_r(x), _r(y)) for x, y in g.area), label=_round4(g.label))
+                      for g in f.regions),
     )
 
 
@@ -151,6 +182,8 @@ def to_json(g: Geometry) -> dict[str, object]:
              "layout": g.layout}
     doc: dict[str, object] = {"sheet": sheet, "cities": parts["cities"], "routes": parts["routes"],
                               "boxes": parts["boxes"]}
+    if "regions" in parts:
+        doc["regions"] = parts["regions"]
     if g.markers:
         doc["markers"] = [{"id": k.id, "rect": _rect(k.rect)} for k in g.markers]
     if g.qr is not None:
@@ -183,10 +216,14 @@ def loads(data: str) -> Geometry:
     sheet = doc["sheet"]
     fields = Fields(
         str(sheet["kind"]), str(sheet["map"]), str(sheet["paper"]), float(sheet["width"]), float(sheet["height"]),
-        tuple(CityField(str(c["id"]), _pair(c["center"]), float(c["radius"]), _four(c["tag"])) for c in doc["cities"]),
+        tuple(CityField(str(c["id"]), _pair(c["center"]), float(c["radius"]), _four(c["tag"]),
+                        _four(c["name"]) if "name" in c else None, tuple(_four(i) for i in c.get("icons", ())))
+              for c in doc["cities"]),
         tuple(RouteField(str(r["cities"][0]), str(r["cities"][1]), tuple(_pair(p) for p in r["points"]))
               for r in doc["routes"]),
         tuple(BoxField(str(b["id"]), _four(b["rect"])) for b in doc["boxes"]),
+        tuple(RegionField(str(g["id"]), str(g["name"]), tuple(str(c) for c in g["cities"]),
+                          tuple(_pair(p) for p in g["area"]), _four(g["label"])) for g in doc.get("regions", ())),
     )
     markers = tuple(Marker(int(k["id"]), _four(k["rect"])) for k in doc.get("markers", ()))
     qr = _four(doc["qr"]["rect"]) if "qr" in doc else None

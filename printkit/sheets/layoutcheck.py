@@ -11,7 +11,10 @@ sizes of its texts) and names the cities involved in every problem:
 - every tag nearer its own circle than any other;
 - no tag over another city's circle, another tag, or a route's end at another
   city (the first ``ROUTE_END`` points of a route outside that city's circle);
-- no text under ``MIN_TEXT``.
+- no text under ``MIN_TEXT``;
+- the legibility rules of :mod:`printkit.sheets.legible`: no route near a
+  circle it does not join, under a tag, across another route or too near
+  another leaving the same city; every name and icon clearly its own city's.
 """
 
 from __future__ import annotations
@@ -79,23 +82,23 @@ def _covered(spans: Iterable[tuple[float, float]]) -> float:
 
 
 def visible_length(route: RouteField, f: Fields) -> float:
-    """How much of a route's line lies outside every circle and tag (points)."""
-    p0, p1 = route.points[0], route.points[-1]
-    length = math.dist(p0, p1)
-    spans = [s for c in f.cities for s in [disk_span(p0, p1, c.center, c.radius)] if s]
-    spans += [s for c in f.cities for s in [_rect_span(p0, p1, c.tag)] if s]
-    return length * (1 - _covered(spans))
+    """How much of a route's line (each piece of it, when curved) lies outside every circle and tag (points)."""
+    total = 0.0
+    for p0, p1 in zip(route.points, route.points[1:]):
+        spans = [s for c in f.cities for s in [disk_span(p0, p1, c.center, c.radius)] if s]
+        spans += [s for c in f.cities for s in [_rect_span(p0, p1, c.tag)] if s]
+        total += math.dist(p0, p1) * (1 - _covered(spans))
+    return total
 
 
 def _route_end(route: RouteField, at: CityField) -> tuple[Pt, Pt]:
-    """The first ``ROUTE_END`` points of ``route`` outside the circle of ``at``, one of its cities."""
-    p0, p1 = route.points[0], route.points[-1]
-    if at.id == route.b:
-        p0, p1 = p1, p0
-    length = math.dist(p0, p1) or 1.0
-    ux, uy = (p1[0] - p0[0]) / length, (p1[1] - p0[1]) / length
-    near, far = at.radius, min(length, at.radius + ROUTE_END)
-    return (p0[0] + ux * near, p0[1] + uy * near), (p0[0] + ux * far, p0[1] + uy * far)
+    """The first ``ROUTE_END`` points of ``route`` outside the circle of ``at``, one of its cities (along its
+    line: where a curved route leaves the circle, in the direction it leaves)."""
+    from printkit.sheets.routeshape import leaving
+
+    pts = route.points if at.id == route.a else route.points[::-1]
+    start = leaving(pts, at.radius) or pts[-1]
+    return start, leaving(pts, at.radius + ROUTE_END) or pts[-1]
 
 
 def _circles(f: Fields) -> list[Problem]:
@@ -155,7 +158,9 @@ def _tags(f: Fields) -> list[Problem]:
 
 def check(f: Fields, text_sizes: Iterable[tuple[str, float]] = ()) -> list[Problem]:
     """Every problem of the sheet ``f`` (and of its texts, ``(text, size)``), cities first."""
-    out = _circles(f) + _routes(f) + _stretches(f) + _tags(f)
+    from printkit.sheets.legible import legibility
+
+    out = _circles(f) + _routes(f) + _stretches(f) + _tags(f) + [Problem(*p) for p in legibility(f)]
     for value, size in text_sizes:
         if size < MIN_TEXT - EPS:
             out.append(Problem((), f"text {shown(value)} is {size:.1f} pt (need {MIN_TEXT:g})", "shorten it"))

@@ -14,7 +14,7 @@ map and the least paper left blank. Nothing here knows a map by name.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from printkit.layout.boxes import Box
 from printkit.layout.common import MARGIN
@@ -223,6 +223,8 @@ def plan(m: GameMap, x: float, top: float, width: float, height: float,
                     # an empty column looks forgotten; space left at a column's foot less so
                     blank = sum((c.box.h - c.used) * c.box.w * (1 if c.blocks else EMPTY_WEIGHT) for c in cols)
                     blank += (left_w - mbox.w) * mbox.h  # beside a map narrower than its area
+                    if not under_boxes:  # under the map and its key, when no column fits there
+                        blank += left_w * max(0.0, top + height - under_top) * EMPTY_WEIGHT
                     score = (mbox.w - 2 * MAP_PAD) * (mbox.h - 2 * MAP_PAD) - BLANK_WEIGHT * blank
                     score -= BAND_WEIGHT * sum(max(0.0, _band(c) - band_limit) * c.box.w for c in cols)
                     score += TURN_WEIGHT * (turn > 0) * full.w * full.h
@@ -233,5 +235,17 @@ def plan(m: GameMap, x: float, top: float, width: float, height: float,
         from printkit.layout.common import LayoutError
 
         raise LayoutError(f"{m.source or m.id}: the scoring sections do not fit beside the map")
-    return best
+    return grown(best, x)
+
+
+def grown(p: Plan, x: float) -> Plan:
+    """The plan with its map frame grown into the paper its map leaves empty: the full width of the map's column
+    (a gutter beside a map narrower than it), and down into the height the columns under it leave spare."""
+    under = [c for c in p.columns if c.box.y > p.map_box.y + 1 and c.box.x < x + p.left_w]
+    spare = min((c.box.h - c.used for c in under), default=0.0)
+    grow = max(0.0, spare - BLOCK_GAP) if under and spare > 2 * BLOCK_GAP else 0.0
+    box = Box(p.map_box.x, p.map_box.y, p.left_w, p.map_box.h + grow)
+    columns = tuple(Column(Box(c.box.x, c.box.y + grow, c.box.w, c.box.h - grow), c.blocks, c.heights)
+                    if c in under else c for c in p.columns)
+    return replace(p, map_box=box, key_y=p.key_y + grow, columns=columns)
 

@@ -7,7 +7,6 @@ drawn once as a Form, so a pack of N sheets costs little more than one.
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, NamedTuple
 
 from printkit.layout import fonts
@@ -32,18 +31,22 @@ from printkit.layout.primitives import (
     Icon,
     Item,
     Line,
+    Path,
+    PathCommand,
     Rect,
     Style,
     Text,
 )
-from printkit.model.maps import City, GameMap
-from printkit.sheets.citytags import ICON_SIZES, Tag, TagPlacer
+from printkit.model.maps import GameMap
+from printkit.sheets.citytags import ICON_SIZES
 from printkit.sheets.citytags import LEADER as LEADER  # the tags' leader lines (tests look for them)
-from printkit.sheets.displacement import CITY_R, Points, displaced
-from printkit.sheets.fields import BoxField, CityField, Fields, Rect4, RouteField
+from printkit.sheets.displacement import CITY_R, Points
+from printkit.sheets.fields import BoxField, CityField, Fields, RouteField
 from printkit.sheets.layoutcheck import check, describe
+from printkit.sheets.mapfit import NoRoom, fields_of, fitted
 from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan, stretched
 from printkit.sheets.mapsections import CAPTION
+from printkit.sheets.routeshape import Bend, Pt, controls
 from printkit.sheets.wording import explored
 
 if TYPE_CHECKING:
@@ -59,14 +62,13 @@ CASING = Style(stroke=PAPER_WHITE, width=2.8)
 """A white band under each route, so its gaps stay white over the land tint and borders."""
 REGION_INK = CAPTION
 """Region names (and inset captions): dark grey (about 11:1 on white), quieter than the black city names."""
-ROOMIER = ((0.6, SECTION_W), (0.8, SECTION_W), (1.0, SECTION_W), (0.8, 220.0), (1.0, 220.0), (1.0, 208.0))
+ROOMIER = ((0.6, SECTION_W), (0.8, SECTION_W), (1.0, SECTION_W))
 """(How small the map may get, how wide the right-hand section columns are), tried in turn
-until every city tag fits on the map and its cities and routes pass the layout check."""
+until every city tag fits on the map and its cities and routes pass the layout check (narrower
+columns would shrink their text under the sheet's least size)."""
 PAPERS = {"a4": "A4", "letter": "Letter"}
 NAME_LIFT = 1.8
 """How far (points) a printed name sits above the write-in line's baseline, so g, j, p, y clear the rule."""
-CROWD = 45.0
-"""Cities nearer than this (points) crowd each other: they get their tags first."""
 CITY = Style(stroke=INK, fill=PAPER_WHITE, width=1.2)
 FRAME = Style(stroke=INK, width=0.8)
 REGION_REACH = 80.0
@@ -74,10 +76,6 @@ REGION_REACH = 80.0
 REGION_APART = 12.0
 """Least distance (points) between two region names."""
 INSET_FRAME = Style(stroke=GREY, fill=PAPER_WHITE, width=0.6)
-
-
-class NoRoom(LayoutError):
-    """A city's tag finds no room on the map."""
 
 
 def _sections(m: GameMap, p: Plan) -> tuple[list[Item], list[BoxField]]:
@@ -105,7 +103,13 @@ def _sections(m: GameMap, p: Plan) -> tuple[list[Item], list[BoxField]]:
 
 
 def _map_items(m: GameMap, box: Box) -> tuple[list[Item], list[CityField], list[RouteField]]:
-    """Land, routes, cities and their tags inside ``box``, and where its cities and routes are."""
+    """Land, routes, cities and their tags inside ``box``, and where its cities and routes are.
+
+    Routes are drawn straight, or as gentle curves where a straight line would
+    cross another, pass by a city it does not join or leave a city too near
+    another route; a tag that finds no room clear of the routes is kept free,
+    and the routes are bent round it (``TAG_ROUNDS`` times at most).
+    """
     from printkit.layout.geo import MapFrame
 
     inner = box.grow(-MAP_PAD)
@@ -117,51 +121,27 @@ def _map_items(m: GameMap, box: Box) -> tuple[list[Item], list[CityField], list[
     borders = frame.borders(BORDERS, clip=whole, insets=False)
     if borders.commands:
         items.append(borders)
-    placer = LabelPlacer(box.grow(-2), gap=1.2)
-    items += _insets(frame, placer)
-    points = displaced(m, frame)
-    for r in m.routes:
-        (x1, y1), (x2, y2) = points[r.a], points[r.b]
-        items += [Line(x1, y1, x2, y2, CASING), Line(x1, y1, x2, y2, ROUTE)]
-        placer.avoid_line(x1, y1, x2, y2, CASING.width / 2 + 0.3)
-    for c in m.cities:
-        px, py = points[c.id]
-        placer.block(Box(px - CITY_R - 1, py - CITY_R - 1, 2 * CITY_R + 2, 2 * CITY_R + 2))
+    fit = fitted(m, frame, box, lambda placer: _insets(frame, placer))
+    points, bends, tags, placer = fit.points, fit.bends, fit.tags, fit.placer
+    framed = fit.framed
+    items += framed
+    for r, bend in zip(m.routes, bends):
+        items += _route_items(points[r.a], points[r.b], bend)
     glyphs: list[Item] = [Circle(*points[c.id], CITY_R, CITY) for c in m.cities]
-    tags = _city_tags(m, points, placer)
     regions = _region_names(m, points, placer)
     items += regions + glyphs + [i for t in tags.values() for i in t.items]
     items.append(Rect(box.x, box.y, box.w, box.h, FRAME))
-    cities = [CityField(c.id, points[c.id], CITY_R, _corners(tags[c.id].box)) for c in m.cities]
-    routes = [RouteField(r.a, r.b, (points[r.a], points[r.b])) for r in m.routes]
+    cities, routes = fields_of(m, fit)
     return items, cities, routes
 
 
-def _corners(b: Box) -> Rect4:
-    return (b.x, b.y, b.right, b.bottom)
-
-
-def _city_tags(m: GameMap, points: Points, placer: LabelPlacer) -> dict[str, Tag]:
-    """Each city's tag (name and icons), the most crowded cities first, while there is still room."""
-
-    def crowd(c: City) -> int:
-        px, py = points[c.id]
-        return sum(1 for o in m.cities if math.hypot(points[o.id][0] - px, points[o.id][1] - py) < CROWD)
-
-    tagger = TagPlacer(m, points, CITY_R, placer)
-    tags: dict[str, Tag] = {}
-    for c in sorted(m.cities, key=crowd, reverse=True):  # stable: file order among equals
-        tag = tagger.place(c)
-        if tag is None:
-            px, py = points[c.id]
-            near = [o.name for o in m.cities if o.id != c.id
-                    and math.hypot(points[o.id][0] - px, points[o.id][1] - py) < CROWD]
-            around = f" among {', '.join(near)}" if near else ""
-            raise NoRoom(f"{m.source or m.id}: map sheet: no room for the tag of {c.name}{around}; "
-                         "move these cities apart or leave one out")
-        tags[c.id] = tag
-        placer.block(tag.box)
-    return tags
+def _route_items(a: Pt, b: Pt, bend: Bend) -> list[Item]:
+    """A route's white casing and its dashes: a straight line, or one gentle cubic curve."""
+    if bend == (0.0, 0.0):
+        return [Line(*a, *b, CASING), Line(*a, *b, ROUTE)]
+    c1, c2 = controls(a, b, bend)
+    cmds: tuple[PathCommand, ...] = (("M", *a), ("C", *c1, *c2, *b))
+    return [Path(cmds, CASING), Path(cmds, ROUTE)]
 
 
 def _region_names(m: GameMap, points: Points, placer: LabelPlacer) -> list[Item]:
@@ -234,24 +214,49 @@ def _planned_map(
 ) -> tuple[Plan, tuple[list[Item], list[CityField], list[RouteField]]]:
     """The sheet's plan and its map; a map too small for its city tags, or too crowded to read, is tried larger."""
     first: tuple[Plan, tuple[list[Item], list[CityField], list[RouteField]]] | None = None
-    for least, section_w in ROOMIER:
-        p = plan(m, x, top, w, h, lambda kw: _key(0, 0, kw, m)[1] + 4, least, section_w)
+    tried: set[Box] = set()
+    refused: NoRoom | None = None
+    for p in (p for least, _ in ROOMIER for p in _plans(m, x, top, w, h, least)):
+        if p.map_box in tried:
+            continue  # the same map as before, which did not draw or read clearly
+        tried.add(p.map_box)
         try:
             drawn = _map_items(m, p.map_box)
-        except NoRoom:
-            if first is None and (least, section_w) == ROOMIER[-1]:
-                raise
+        except NoRoom as exc:
+            refused = refused or exc
             continue
         if not check(Fields("map", m.id, "", 0.0, 0.0, tuple(drawn[1]), tuple(drawn[2]))):
             return p, drawn
         first = first or (p, drawn)
-    assert first is not None  # the last try either raised or was kept
+    if first is None:
+        assert refused is not None
+        raise refused
     return first  # no size reads clearly: the layout check names what is wrong with the first that draws
 
 
 CORNER_ROOM = 4.0
 """Points the title and the sheet's foot keep clear of the margin's corners: the scan's corner markers
 (6.5 mm from the edge, :mod:`printkit.sheets.identity`) and their quiet zone reach this far in."""
+
+
+NARROW = (228.0, 220.0)
+"""Narrower right-hand section columns, taken where they give the map more room and no text shrinks under
+the sheet's least size."""
+
+
+def _plans(m: GameMap, x: float, top: float, w: float, h: float, least: float) -> list[Plan]:
+    """The plans with right-hand columns ``SECTION_W`` or one of ``NARROW`` wide whose texts all keep 7.5 pt,
+    the best first: when one map finds no room for a tag, the next may."""
+    key = lambda kw: _key(0, 0, kw, m)[1] + 4  # noqa: E731
+    plans = [plan(m, x, top, w, h, key, least, SECTION_W)]
+    for width in NARROW:
+        try:
+            narrow = plan(m, x, top, w, h, key, least, width)
+        except LayoutError:
+            continue
+        if min(t.size for t in _sections(m, narrow)[0] if isinstance(t, Text)) >= SMALL_SIZE - 0.01:
+            plans.append(narrow)
+    return sorted(plans, key=lambda p: -p.score)  # stable: the wide columns first among equals
 
 
 class Composed(NamedTuple):
