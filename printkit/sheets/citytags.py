@@ -10,7 +10,7 @@ the ends of routes at other cities, and (where it can be) off route lines.
 from __future__ import annotations
 
 import math
-from collections.abc import Iterator, Sequence
+from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import NamedTuple
 
@@ -22,6 +22,7 @@ from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import FontWeight, Icon, Item, Line, Rect, Style
 from printkit.model.maps import City, GameMap
 from printkit.sheets.routeshape import leaving
+from printkit.sheets.tagspace import Box4, Line4, cross, grouped, hits, hits_near, length_under, overlaps, rect_distance
 
 ICON_SIZES = (10.5, 9.5, 8.5, 7.5)
 """Sizes tried for a tag's icons, largest first."""
@@ -180,40 +181,22 @@ def _along(pts: tuple[Pt, ...], d: float) -> Pt:
     return leaving(pts, d) or pts[-1]
 
 
-def _cross(a: Pt, b: Pt, c: Pt, d: Pt) -> bool:
-    """Whether segments a-b and c-d cross."""
-    r0, r1, s0, s1 = b[0] - a[0], b[1] - a[1], d[0] - c[0], d[1] - c[1]
-    den = r0 * s1 - r1 * s0
-    if abs(den) < 1e-12:
-        return False
-    t = ((c[0] - a[0]) * s1 - (c[1] - a[1]) * s0) / den
-    u = ((c[0] - a[0]) * r1 - (c[1] - a[1]) * r0) / den
-    return 0 <= t <= 1 and 0 <= u <= 1
 
 
-def _hits(b: tuple[float, float, float, float], segments: Sequence[tuple[Pt, Pt]]) -> bool:
-    """Whether any segment passes through the box (x0, y0, x1, y1), touching aside."""
-    x0, y0, x1, y1 = b
-    return any(not (p[0] <= x0 and q[0] <= x0 or p[0] >= x1 and q[0] >= x1 or p[1] <= y0 and q[1] <= y0
-                    or p[1] >= y1 and q[1] >= y1) and clip_segment(p, q, b, strict=True) for p, q in segments)
 
 
-def _rect_distance(b: Box, p: Pt) -> float:
-    dx = max(b.x - p[0], 0.0, p[0] - b.right)
-    dy = max(b.y - p[1], 0.0, p[1] - b.bottom)
-    return math.hypot(dx, dy)
 
 
-def _inside(p0: Pt, p1: Pt, b: Box) -> float:
-    """Length of segment p0-p1 inside box ``b``."""
-    if (p0[0] < b.x and p1[0] < b.x or p0[1] < b.y and p1[1] < b.y or p0[0] > b.right and p1[0] > b.right
-            or p0[1] > b.bottom and p1[1] > b.bottom):
-        return 0.0
-    seg = clip_segment(p0, p1, (b.x, b.y, b.right, b.bottom))
-    return 0.0 if seg is None else math.dist(*seg)
 
 
-Line4 = tuple[tuple[Pt, Pt], ...]
+
+
+
+
+
+
+
+
 REACH = 160.0
 """How far (points) from its circle a tag's search looks for what it might meet."""
 
@@ -222,8 +205,9 @@ class _Near(NamedTuple):
     """What lies near one city: obstacles (not its circle), other cities' route segments, the ends of routes at
     other cities, other cities' centres."""
 
-    obstacles: tuple[Box, ...]
-    others: Line4
+    obstacles: tuple[Box4, ...]
+    others: tuple[tuple[Box4, Line4], ...]
+    """Other cities' routes near it: each route's bounding box and its segments."""
     ends: tuple[tuple[Pt, Pt], ...]
     cities: tuple[Pt, ...]
 
@@ -280,19 +264,20 @@ class TagPlacer:
     def __init__(self, m: GameMap, points: dict[str, Pt], radius: float, placer: LabelPlacer,
                  lines: dict[tuple[str, str], tuple[Pt, ...]]) -> None:
         self.m, self.points, self.r, self.placer = m, points, radius, placer
-        self.tags: list[Box] = []
+        self.tags: list[Box4] = []
         self.ends: dict[str, list[tuple[Pt, Pt]]] = {c.id: [] for c in m.cities}
-        self.segments: dict[str, list[Line4]] = {c.id: [] for c in m.cities}
+        self.segments: dict[str, list[tuple[tuple[Box4, Line4], ...]]] = {c.id: [] for c in m.cities}
         self.others: dict[str, Line4] = {}
         for (a, b), pts in lines.items():
             segs = tuple(zip(pts, pts[1:]))
             for at, way in ((a, pts), (b, pts[::-1])):
-                self.segments[at].append(segs)
+                self.segments[at].append(grouped(segs))
                 start = _along(way, radius)
                 self.ends[at].append((start, _along(way, radius + ROUTE_END)))
         for c in m.cities:
             self.others[c.id] = tuple(s for (a, b), pts in lines.items() if c.id not in (a, b)
                                       for s in zip(pts, pts[1:]))
+        self.grouped = {cid: grouped(segs) for cid, segs in self.others.items()}
 
     def _local(self, c: City) -> _Near:
         """What a tag of ``c`` could meet: everything within ``REACH`` of its circle."""
@@ -306,27 +291,28 @@ class TagPlacer:
         cities = tuple(self.points[o.id] for o in self.m.cities if o.id != c.id
                        and math.dist(self.points[o.id], own) < 3 * REACH)
         ends = tuple(e for o in self.m.cities if o.id != c.id for e in self.ends[o.id] if close(*e))
-        return _Near(tuple(o for o in self.placer.obstacles if o.intersects(near) and not self._own(o, own)),
-                     tuple(seg for seg in self.others[c.id] if close(*seg)), ends, cities)
+        return _Near(tuple((o.x, o.y, o.right, o.bottom) for o in self.placer.obstacles
+                           if o.intersects(near) and not self._own(o, own)),
+                     grouped(seg for seg in self.others[c.id] if close(*seg)), ends, cities)
 
     def fits(self, c: City, box: Box, avoid: int, parts: tuple[Box, tuple[Box, ...]], near: _Near) -> bool:
         """Whether a tag for ``c`` may go in ``box`` with its name and icons at ``parts``."""
         own = self.points[c.id]
-        if not box.inside(self.placer.area) or _rect_distance(box, own) < self.r + TOUCH - 0.01:
+        if not box.inside(self.placer.area) or rect_distance(box, own) < self.r + TOUCH - 0.01:
             return False
-        if any(box.intersects(o, self.placer.gap) for o in near.obstacles):
+        if overlaps((box.x, box.y, box.right, box.bottom), near.obstacles, self.placer.gap):
             return False
-        if any(box.intersects(t, 1.0) for t in self.tags):
+        if overlaps((box.x, box.y, box.right, box.bottom), self.tags, 1.0):
             return False
         if not self._owned(c, box, parts, near):
             return False
         if avoid == ANY:
             return True
         b = (box.x, box.y, box.right, box.bottom)
-        if _hits(b, near.others):
+        if hits_near(b, near.others):
             return False
-        for segs in self.segments[c.id]:
-            under = sum(_inside(p, q, box) for p, q in segs)
+        for groups in self.segments[c.id]:
+            under = length_under(box, groups)
             if under > (0.0 if avoid == CLEAR else OWN_UNDER):
                 return False
         return True
@@ -334,17 +320,21 @@ class TagPlacer:
     def _owned(self, c: City, box: Box, parts: tuple[Box, tuple[Box, ...]], near: _Near) -> bool:
         """Whether the tag, its name and each icon are clearly nearer their own circle than any other."""
         own = self.points[c.id]
-        mine = _rect_distance(box, own)
+        mine = rect_distance(box, own)
         name, icons = parts
         centres = [(p.x + p.w / 2, p.y + p.h / 2) for p in (name, *icons)]
         mines = [math.dist(p, own) + OWNED for p in centres]
+        cx, cy, half = box.x + box.w / 2, box.y + box.h / 2, math.hypot(box.w, box.h) / 2
+        reach = half + max(mine + 1.5, *mines)  # a city further from the box's centre can break neither rule
         for there in near.cities:
-            if _rect_distance(box, there) <= mine + 1.5:
+            if abs(there[0] - cx) > reach or abs(there[1] - cy) > reach:
+                continue
+            if rect_distance(box, there) <= mine + 1.5:
                 return False
             if any(math.dist(p, there) < d for p, d in zip(centres, mines)):
                 return False
         b = (box.x, box.y, box.right, box.bottom)
-        return not _hits(b, near.ends)
+        return not hits(b, near.ends)
 
     def _own(self, o: Box, own: Pt) -> bool:
         """Whether an obstacle is the city's own circle (which its tag may touch)."""
@@ -369,7 +359,7 @@ class TagPlacer:
         else:
             best = next((t for avoid, extra in STEPS for t, level in spots.at(extra, avoid) if level >= avoid), None)
         if best is not None:
-            self.tags.append(best.box)
+            self.tags.append((best.box.x, best.box.y, best.box.right, best.box.bottom))
         return best
 
     def level(self, c: City, box: Box, parts: tuple[Box, tuple[Box, ...]], near: _Near) -> int | None:
@@ -377,19 +367,22 @@ class TagPlacer:
         if not self.fits(c, box, ANY, parts, near):
             return None
         b = (box.x, box.y, box.right, box.bottom)
-        if _hits(b, near.others):
+        if hits_near(b, near.others):
             return ANY
         own = self.points[c.id]
         tie = (own, (min(max(own[0], box.x), box.right), min(max(own[1], box.y), box.bottom)))
-        if any(_cross(*tie, p, q) for p, q in near.others):
+        tx0, tx1 = min(tie[0][0], tie[1][0]), max(tie[0][0], tie[1][0])
+        ty0, ty1 = min(tie[0][1], tie[1][1]), max(tie[0][1], tie[1][1])
+        if any(gx0 <= tx1 and gx1 >= tx0 and gy0 <= ty1 and gy1 >= ty0 and any(cross(*tie, p, q) for p, q in segs)
+               for (gx0, gy0, gx1, gy1), segs in near.others):
             return ANY  # another route between the circle and its tag would split them
-        under = max((sum(_inside(p, q, box) for p, q in segs) for segs in self.segments[c.id]), default=0.0)
+        under = max((length_under(box, groups) for groups in self.segments[c.id]), default=0.0)
         return CLEAR if under <= 0.0 else OWN if under <= OWN_UNDER else ANY
 
     def _covers(self, c: City, box: Box) -> float:
         """How much route a tag at ``box`` would cover: other cities' routes count five times."""
-        other = sum(_inside(p, q, box) for p, q in self.others[c.id])
-        own = sum(max(0.0, sum(_inside(p, q, box) for p, q in segs) - OWN_UNDER) for segs in self.segments[c.id])
+        other = length_under(box, self.grouped[c.id])
+        own = sum(max(0.0, length_under(box, groups) - OWN_UNDER) for groups in self.segments[c.id])
         return 5 * other + own
 
     def leader(self, px: float, py: float, box: Box, extra: float) -> list[Item]:
