@@ -12,6 +12,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import cached_property
 from typing import NamedTuple
 
 from printkit.layout import fonts
@@ -108,19 +109,19 @@ class _Shape:
     size: float
     stacked: bool
 
-    @property
+    @cached_property
     def text_w(self) -> float:
         return max(fonts.text_width(n, SMALL_SIZE, self.weight) for n in self.name)
 
-    @property
+    @cached_property
     def line_h(self) -> float:
         return fonts.ascent(SMALL_SIZE, self.weight) + fonts.descent(SMALL_SIZE, self.weight)
 
-    @property
+    @cached_property
     def text_h(self) -> float:
         return self.line_h * len(self.name)
 
-    @property
+    @cached_property
     def icons_w(self) -> float:
         n = len(self.icons)
         return n * self.size + max(0, n - 1) * ICON_GAP
@@ -243,10 +244,12 @@ class _Spots:
         d = p.r + TOUCH + extra
         for near, lines, size in ((f, n, s) for f in (False, True) for n in name_lines(c.name, self.weight)
                                   for s in ICON_SIZES):
+            shapes = {k: _Shape(lines, self.weight, self.icons, size, k) for k in (False, True)}
+            extents = {k: shape.extent() for k, shape in shapes.items()}
             for sx, sy in DIRS:
                 for stacked in ((False, True) if abs(sy) < 1 else (True, False)):
-                    shape = _Shape(lines, self.weight, self.icons, size, stacked)
-                    box = _box_at(px, py, d, sx, sy, *shape.extent())
+                    shape = shapes[stacked]
+                    box = _box_at(px, py, d, sx, sy, *extents[stacked])
                     name_first = (sy < 0 if stacked else sx < 0) != near  # icons next to the circle, or the name
                     parts = shape.parts(box, name_first, -round(sx))
                     level = p.level(c, box, parts, self.local)
