@@ -20,7 +20,7 @@ from printkit.cli import cli
 from printkit.loading.maps import bundled_maps, load_map
 from printkit.render import Request, render_sheet
 from printkit.sheets import layoutcheck as lc
-from printkit.sheets.fields import CityField, Fields, RouteField
+from printkit.sheets.fields import CityField, Fields, RegionField, RouteField
 
 DATA = Path(__file__).parent / "data" / "maps"
 SHEETS = [(m, p) for m in bundled_maps() for p in ("a4", "letter")]
@@ -107,6 +107,46 @@ def test_a_crowded_custom_map_is_refused_with_its_cities_named(tmp_path: Path) -
     assert "no room for the tag of Perth among Reykjavík, Łódź, São Paulo, Cairo" in result.stderr
 
 
+@pytest.mark.parametrize("map_id,paper", SHEETS)
+def test_every_region_is_an_area_holding_exactly_its_cities_and_its_name(map_id: str, paper: str,
+                                                                         folder: str) -> None:
+    m = load_map(map_id)
+    d = doc(map_id, paper, folder)
+    assert [g["id"] for g in d["regions"]] == [r.id for r in m.regions]
+    for g in d["regions"]:
+        assert g["cities"] == [c.id for c in m.region_cities(g["id"])]
+        assert len(g["area"]) >= 8  # a drawn shape, not a box
+    assert L.region_problems(d, {c.id: c.region for c in m.cities}) == []
+
+
+@pytest.mark.parametrize("map_id,paper", [("europe", "a4"), ("us", "letter")])
+def test_every_region_area_is_drawn_tinted_and_outlined(map_id: str, paper: str, folder: str) -> None:
+    import re
+
+    from printkit.sheets.mapregions import HUES
+
+    d = doc(map_id, paper, folder)
+    svg = render_svg(map_id, paper, folder)
+    for k, g in enumerate(d["regions"]):  # a tint and an outline of the area, each starting at its first point
+        fill, edge = HUES[k]
+        start = "M{:g} {:g}L".format(*g["area"][0])
+        tints = re.findall(rf'<path d="({start}[^"]*)"[^>]*fill="{fill}"', svg)
+        lines = re.findall(rf'<path d="({start}[^"]*)"[^>]*stroke="{edge}"', svg)
+        assert len(tints) == len(lines) == 1 and tints == lines
+        assert tints[0].count("L") == len(g["area"]) - 1 and tints[0].endswith("Z")
+    labels = re.findall(r'aria-label="([^"]*)"', svg)  # each name printed, on one line or two
+    for g in d["regions"]:
+        name = g["name"].upper()
+        assert name in labels or any(f"{a} {b}" == name for a, b in zip(labels, labels[1:]))
+
+
+def render_svg(map_id: str, paper: str, folder: str) -> str:
+    target = Path(folder) / f"{map_id}-{paper}.svg"
+    if not target.exists():
+        render_sheet(Request("map", map_id, ["Ann"], paper, output=str(target)))
+    return target.read_text(encoding="utf-8")
+
+
 # ---------------------------------------------------------------- the rules, one by one
 
 NAMES = {"a": "Ayr", "b": "Bree", "c": "Cork", "d": "Derry"}
@@ -163,3 +203,27 @@ def test_a_name_nearer_another_circle_is_named() -> None:
     b = city("b", 150, 100, (160, 90, 190, 100))
     found = problems(a, b)
     assert any(f.startswith("Ayr and Bree: the first city's name is only") for f in found)
+
+
+def _square(x0: float, y0: float, x1: float, y1: float) -> tuple[tuple[float, float], ...]:
+    return ((x0, y0), (x1, y0), (x1, y1), (x0, y1))
+
+
+def test_a_region_area_missing_its_city_or_holding_another_is_named() -> None:
+    a, b, c = city("a", 100, 100), city("b", 200, 100), city("c", 400, 100)
+    north = RegionField("north", "North", ("a", "b"), _square(80, 80, 150, 120), (90, 95, 110, 104))
+    south = RegionField("south", "South", ("c",), _square(180, 60, 460, 140), (300, 95, 330, 104))
+    found = [lc.describe(p, NAMES) for p in lc.check(Fields("map", "t", "a4", 842, 595, (a, b, c), (), (),
+                                                            (north, south)))]
+    assert "Bree: the city's circle is not wholly inside the area of its region North; " \
+           "move the cities apart or leave one out" in found
+    assert "Bree: the city lies inside the area of another region, South; move the cities apart or leave one out" \
+        in found
+    assert not any(f.startswith("Ayr:") or f.startswith("Cork:") for f in found)
+
+
+def test_a_region_name_outside_its_area_is_named() -> None:
+    a = city("a", 100, 100)
+    north = RegionField("north", "North", ("a",), _square(80, 80, 150, 120), (140, 95, 170, 104))
+    found = [lc.describe(p, NAMES) for p in lc.check(Fields("map", "t", "a4", 842, 595, (a,), (), (), (north,)))]
+    assert "the name of region North is not inside its area; move the cities apart or leave one out" in found

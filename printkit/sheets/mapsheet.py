@@ -40,11 +40,12 @@ from printkit.layout.primitives import (
 from printkit.model.maps import GameMap
 from printkit.sheets.citytags import ICON_SIZES
 from printkit.sheets.citytags import LEADER as LEADER  # the tags' leader lines (tests look for them)
-from printkit.sheets.displacement import CITY_R, Points
-from printkit.sheets.fields import BoxField, CityField, Fields, RouteField
+from printkit.sheets.displacement import CITY_R
+from printkit.sheets.fields import BoxField, CityField, Fields, Rect4, RegionField, RouteField
 from printkit.sheets.layoutcheck import check, describe
 from printkit.sheets.mapfit import NoRoom, fields_of, fitted
 from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan, stretched
+from printkit.sheets.mapregions import map_regions
 from printkit.sheets.mapsections import CAPTION
 from printkit.sheets.routeshape import Bend, Pt, controls
 from printkit.sheets.wording import explored
@@ -71,10 +72,6 @@ NAME_LIFT = 1.8
 """How far (points) a printed name sits above the write-in line's baseline, so g, j, p, y clear the rule."""
 CITY = Style(stroke=INK, fill=PAPER_WHITE, width=1.2)
 FRAME = Style(stroke=INK, width=0.8)
-REGION_REACH = 80.0
-"""How far (points) a region's name may move from its cities' centroid to stay clear of routes."""
-REGION_APART = 12.0
-"""Least distance (points) between two region names."""
 INSET_FRAME = Style(stroke=GREY, fill=PAPER_WHITE, width=0.6)
 
 
@@ -102,13 +99,28 @@ def _sections(m: GameMap, p: Plan) -> tuple[list[Item], list[BoxField]]:
     return items, boxes
 
 
-def _map_items(m: GameMap, box: Box) -> tuple[list[Item], list[CityField], list[RouteField]]:
-    """Land, routes, cities and their tags inside ``box``, and where its cities and routes are.
+class Drawn(NamedTuple):
+    """A map drawn in its box: its items, and where its cities, routes and regions are."""
+
+    items: list[Item]
+    cities: list[CityField]
+    routes: list[RouteField]
+    regions: list[RegionField]
+
+    def fields(self, m: GameMap) -> Fields:
+        """The map's fields alone (no page, no boxes): what the layout check reads."""
+        return Fields("map", m.id, "", 0.0, 0.0, tuple(self.cities), tuple(self.routes), (), tuple(self.regions))
+
+
+def _map_items(m: GameMap, box: Box) -> Drawn:
+    """Land, regions, routes, cities and their tags inside ``box``, and where its cities, routes and regions are.
 
     Routes are drawn straight, or as gentle curves where a straight line would
     cross another, pass by a city it does not join or leave a city too near
     another route; a tag that finds no room clear of the routes is kept free,
-    and the routes are bent round it (``TAG_ROUNDS`` times at most).
+    and the routes are bent round it (:mod:`printkit.sheets.mapfit`). Each
+    region is a tinted, outlined area holding exactly its cities, its name
+    inside (:mod:`printkit.sheets.mapregions`).
     """
     from printkit.layout.geo import MapFrame
 
@@ -122,17 +134,16 @@ def _map_items(m: GameMap, box: Box) -> tuple[list[Item], list[CityField], list[
     if borders.commands:
         items.append(borders)
     fit = fitted(m, frame, box, lambda placer: _insets(frame, placer))
-    points, bends, tags, placer = fit.points, fit.bends, fit.tags, fit.placer
-    framed = fit.framed
-    items += framed
-    for r, bend in zip(m.routes, bends):
-        items += _route_items(points[r.a], points[r.b], bend)
-    glyphs: list[Item] = [Circle(*points[c.id], CITY_R, CITY) for c in m.cities]
-    regions = _region_names(m, points, placer)
-    items += regions + glyphs + [i for t in tags.values() for i in t.items]
+    insets = [(x, y, x + w, y + h) for x, y, w, h in frame.inset_boxes]
+    regions = map_regions(m, fit.points, box.grow(-2), insets, fit.placer)
+    items += regions.areas + fit.framed + regions.names  # a name that must cross a route lies under it
+    for r, bend in zip(m.routes, fit.bends):
+        items += _route_items(fit.points[r.a], fit.points[r.b], bend)
+    glyphs: list[Item] = [Circle(*fit.points[c.id], CITY_R, CITY) for c in m.cities]
+    items += glyphs + [i for t in fit.tags.values() for i in t.items]
     items.append(Rect(box.x, box.y, box.w, box.h, FRAME))
     cities, routes = fields_of(m, fit)
-    return items, cities, routes
+    return Drawn(items, cities, routes, regions.fields)
 
 
 def _route_items(a: Pt, b: Pt, bend: Bend) -> list[Item]:
@@ -142,22 +153,6 @@ def _route_items(a: Pt, b: Pt, bend: Bend) -> list[Item]:
     c1, c2 = controls(a, b, bend)
     cmds: tuple[PathCommand, ...] = (("M", *a), ("C", *c1, *c2, *b))
     return [Path(cmds, CASING), Path(cmds, ROUTE)]
-
-
-def _region_names(m: GameMap, points: Points, placer: LabelPlacer) -> list[Item]:
-    """Each region's name near its cities' centroid, clear of routes where it can be."""
-    regions: list[Item] = []
-    for region in m.regions:
-        cities = m.region_cities(region.id)
-        if not cities:
-            continue
-        cx = sum(points[c.id][0] for c in cities) / len(cities)
-        cy = sum(points[c.id][1] for c in cities) / len(cities)
-        label = placer.place_near(region.name.upper(), cx, cy, REGION_REACH, 8.0, "bold", REGION_INK)
-        if label is not None:
-            regions.append(label)
-            placer.block(text_box(label).grow(REGION_APART))  # two names side by side read as one
-    return regions
 
 
 def _key(x: float, y: float, w: float, m: GameMap) -> tuple[list[Item], float]:
@@ -209,11 +204,9 @@ def _insets(frame: MapFrame, placer: LabelPlacer) -> list[Item]:
     return items
 
 
-def _planned_map(
-    m: GameMap, x: float, top: float, w: float, h: float
-) -> tuple[Plan, tuple[list[Item], list[CityField], list[RouteField]]]:
+def _planned_map(m: GameMap, x: float, top: float, w: float, h: float) -> tuple[Plan, Drawn]:
     """The sheet's plan and its map; a map too small for its city tags, or too crowded to read, is tried larger."""
-    first: tuple[Plan, tuple[list[Item], list[CityField], list[RouteField]]] | None = None
+    first: tuple[Plan, Drawn] | None = None
     tried: set[Box] = set()
     refused: NoRoom | None = None
     for p in (p for least, _ in ROOMIER for p in _plans(m, x, top, w, h, least)):
@@ -225,7 +218,7 @@ def _planned_map(
         except NoRoom as exc:
             refused = refused or exc
             continue
-        if not check(Fields("map", m.id, "", 0.0, 0.0, tuple(drawn[1]), tuple(drawn[2]))):
+        if not check(drawn.fields(m)):
             return p, drawn
         first = first or (p, drawn)
     if first is None:
@@ -293,12 +286,13 @@ def compose(m: GameMap, paper: str) -> Composed:
     start = (x0 + inner_w - name_w + 20 + sw, start_y + 1, x0 + inner_w, start_y + 14.5)  # the line, a field's box
     shared.append(Line(start[0], start[3], start[2], start[3], Style(stroke=INK, width=0.7)))
     top = y0 + max(th, 40) + 8
-    p, (drawn, cities, routes) = _planned_map(m, x0, top, inner_w, y0 + inner_h - top)
-    shared += drawn
+    p, drawn = _planned_map(m, x0, top, inner_w, y0 + inner_h - top)
+    shared += drawn.items
     shared += _key(x0, p.key_y, p.left_w, m)[0]
     sections, boxes = _sections(m, p)
     shared += sections
-    return Composed(tuple(shared), slot, Fields("map", m.id, paper, width, height, tuple(cities), tuple(routes), tuple(boxes)), p,
+    return Composed(tuple(shared), slot, Fields("map", m.id, paper, width, height, tuple(drawn.cities), tuple(drawn.routes),
+                                                       tuple(boxes), tuple(drawn.regions)), p,
                     start)
 
 

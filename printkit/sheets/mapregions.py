@@ -1,0 +1,156 @@
+"""A map's regions drawn as areas: a soft tinted shape round each region's cities, outlined, named inside.
+
+Every map scores souvenirs by the region of the player's city (and Europe by
+majority per region), so a player must see which region a city is in. The
+shapes come from :func:`printkit.layout.regions.region_areas` (each holds
+exactly its own cities); this module colours them, outlines them so they
+survive a 1-bit print (a solid darker line, which a halftoning printer keeps
+as a dotted one), and puts each region's name inside its own area, clear of
+the routes and tags.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from typing import NamedTuple
+
+from printkit.layout.boxes import Box, segment_hits, text_box
+from printkit.layout.common import text
+from printkit.layout.labels import LabelPlacer
+from printkit.layout.primitives import Item, Path, PathCommand, Style, Text
+from printkit.layout.regions import Area, region_areas
+from printkit.layout.rings import depth, inside
+from printkit.model.maps import GameMap
+from printkit.sheets.fields import Pt, Rect4, RegionField
+
+HUES: tuple[tuple[str, str], ...] = (
+    ("#d4e3f5", "#3f6ea3"),  # blue
+    ("#f9e1c6", "#a8661f"),  # orange
+    ("#d8ecd2", "#447f39"),  # green
+    ("#e6d9f1", "#734f9c"),  # purple
+    ("#f6d5da", "#a4465a"),  # rose
+    ("#cfebe9", "#2c7f7b"),  # teal
+    ("#efe8c2", "#857522"),  # olive
+)
+"""(Fill, outline) per region, in the map file's order: pale tints, and outlines dark enough for 1-bit."""
+FILL_OPACITY = 0.6
+"""The tint lets the land and its borders show through."""
+EDGE_W = 0.9
+NAME_SIZE = 8.0
+INSIDE = 2.0
+"""How far (points) a region's name keeps inside its area's edge."""
+STEP = 4.0
+"""Spacing (points) of the spots a region's name is tried at."""
+
+
+class Regions(NamedTuple):
+    """What the regions add to a map: the areas (drawn under the routes), the names (over them), the fields."""
+
+    areas: list[Item]
+    names: list[Item]
+    fields: list[RegionField]
+
+
+def _box_inside(b: Box, poly: Sequence[Pt]) -> bool:
+    """Whether the box, grown by ``INSIDE``, lies inside the polygon (its corners and edge midpoints)."""
+    g = b.grow(INSIDE)
+    xs, ys = (g.x, g.x + g.w / 2, g.right), (g.y, g.y + g.h / 2, g.bottom)
+    return all(inside((x, y), poly) for x in xs for y in ys if (x, y) != (xs[1], ys[1]))
+
+
+def _outline(poly: Sequence[Pt]) -> tuple[PathCommand, ...]:
+    return (("M", *poly[0]), *(("L", *p) for p in poly[1:]), ("Z",))
+
+
+def _ways(label: str) -> list[tuple[str, ...]]:
+    """The name on one line, or on two broken at its middlemost space (for a narrow area)."""
+    words = label.split(" ")
+    if len(words) < 2:
+        return [(label,)]
+    k = min(range(1, len(words)), key=lambda i: abs(len(" ".join(words[:i])) - len(" ".join(words[i:]))))
+    return [(label,), (" ".join(words[:k]), " ".join(words[k:]))]
+
+
+def _lines_at(cx: float, cy: float, lines: tuple[str, ...], fill: str) -> tuple[list[Text], Box]:
+    """The name's lines centred on (cx, cy), and the box round them."""
+    step = NAME_SIZE * 1.15
+    top = cy - step * (len(lines) - 1) / 2 + NAME_SIZE * 0.35
+    texts = [text(cx, top + k * step, ln, NAME_SIZE, "bold", "middle", fill) for k, ln in enumerate(lines)]
+    boxes = [text_box(t) for t in texts]
+    x0, y0 = min(b.x for b in boxes), min(b.y for b in boxes)
+    return texts, Box(x0, y0, max(b.right for b in boxes) - x0, max(b.bottom for b in boxes) - y0)
+
+
+def _spots(area: Area, centre: Pt, least: float) -> list[Pt]:
+    """Points inside the area at least ``least`` from its edge, every ``STEP`` pt, nearest ``centre`` first,
+    after the area's own deepest spots."""
+    xs, ys = [p[0] for p in area.polygon], [p[1] for p in area.polygon]
+    out: list[tuple[float, Pt]] = []
+    y = min(ys) + least
+    while y < max(ys) - least:
+        x = min(xs) + least
+        while x < max(xs) - least:
+            if inside((x, y), area.polygon) and depth((x, y), area.polygon) >= least:
+                out.append((math.dist((x, y), centre), (x, y)))
+            x += STEP
+        y += STEP
+    return [*area.spots, *(p for _, p in sorted(out))]
+
+
+def _local(placer: LabelPlacer, poly: Sequence[Pt]) -> LabelPlacer:
+    """A placer holding only what lies near the area (a sheet has hundreds of obstacles and route pieces)."""
+    xs, ys = [p[0] for p in poly], [p[1] for p in poly]
+    near = Box(min(xs) - 2, min(ys) - 2, max(xs) - min(xs) + 4, max(ys) - min(ys) + 4)
+    local = LabelPlacer(placer.area, [o for o in placer.obstacles if o.intersects(near)], placer.gap)
+    local.soft = [o for o in placer.soft if o.intersects(near)]
+    local.lines = [ln for ln in placer.lines if segment_hits(near, *ln)]
+    return local
+
+
+def _name(label: str, area: Area, centre: Pt, placer: LabelPlacer, fill: str) -> tuple[list[Text], Box]:
+    """The region's name inside its area, as near ``centre`` as it can be: clear of routes and tags where it can
+    be, else clear of tags; on two lines where one does not fit."""
+    local = _local(placer, area.polygon)
+    spots = _spots(area, centre, NAME_SIZE * 0.6 + INSIDE)
+    for soft in (True, False):
+        for lines in _ways(label):
+            for cx, cy in spots:
+                texts, box = _lines_at(cx, cy, lines, fill)
+                if local.free(box, soft=soft) and _box_inside(box, area.polygon):
+                    placer.block(box)
+                    return texts, box
+    texts, box = _lines_at(*(spots[0] if spots else area.polygon[0]), _ways(label)[-1], fill)
+    placer.block(box)  # no spot holds the name clear of tags: the deepest one (the layout check reads it)
+    return texts, box
+
+
+def _rect(b: Box) -> Rect4:
+    return (b.x, b.y, b.right, b.bottom)
+
+
+def map_regions(m: GameMap, points: dict[str, Pt], box: Box, insets: Sequence[Rect4],
+                placer: LabelPlacer) -> Regions:
+    """Each region of ``m`` as an area round its cities (at ``points``) in ``box``, named inside it."""
+    if not m.regions:
+        return Regions([], [], [])
+    cities = [(c.region, points[c.id]) for c in m.cities]
+    areas = region_areas(cities, (box.x, box.y, box.right, box.bottom), keep_out=insets)
+    drawn: list[Item] = []
+    names: list[Item] = []
+    fields: list[RegionField] = []
+    for k, region in enumerate(m.regions):
+        area = areas.get(region.id)
+        if area is None:
+            continue
+        fill, edge = HUES[k % len(HUES)]
+        cmds = _outline(area.polygon)
+        drawn.append(Path(cmds, Style(stroke=None, fill=fill, opacity=FILL_OPACITY)))
+        drawn.append(Path(cmds, Style(stroke=edge, width=EDGE_W)))
+        own = [points[c.id] for c in m.region_cities(region.id)]
+        centre = (sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own))
+        texts, box = _name(region.name.upper(), area, centre, placer, edge)
+        names += texts
+        ids = tuple(c.id for c in m.region_cities(region.id))
+        fields.append(RegionField(region.id, region.name, ids, area.polygon, _rect(box)))
+    return Regions(drawn, names, fields)
