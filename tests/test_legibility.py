@@ -128,7 +128,7 @@ def test_every_region_area_is_drawn_tinted_and_outlined(map_id: str, paper: str,
     d = doc(map_id, paper, folder)
     svg = render_svg(map_id, paper, folder)
     for k, g in enumerate(d["regions"]):  # a tint and an outline of the area, each starting at its first point
-        fill, edge = HUES[k]
+        fill, edge, _ = HUES[k]
         start = "M{:g} {:g}L".format(*g["area"][0])
         tints = re.findall(rf'<path d="({start}[^"]*)"[^>]*fill="{fill}"', svg)
         lines = re.findall(rf'<path d="({start}[^"]*)"[^>]*stroke="{edge}"', svg)

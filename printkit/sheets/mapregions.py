@@ -24,17 +24,18 @@ from printkit.layout.rings import depth, inside
 from printkit.model.maps import GameMap
 from printkit.sheets.fields import Pt, Rect4, RegionField
 
-HUES: tuple[tuple[str, str], ...] = (
-    ("#d4e3f5", "#3f6ea3"),  # blue
-    ("#f9e1c6", "#a8661f"),  # orange
-    ("#d8ecd2", "#447f39"),  # green
-    ("#e6d9f1", "#734f9c"),  # purple
-    ("#f6d5da", "#a4465a"),  # rose
-    ("#cfebe9", "#2c7f7b"),  # teal
-    ("#efe8c2", "#857522"),  # olive
+HUES: tuple[tuple[str, str, str], ...] = (
+    ("#d4e3f5", "#3f6ea3", "#23446b"),  # blue
+    ("#f9e1c6", "#a8661f", "#6b3d0c"),  # orange
+    ("#d8ecd2", "#447f39", "#27501f"),  # green
+    ("#e6d9f1", "#734f9c", "#4a2e6b"),  # purple
+    ("#f6d5da", "#a4465a", "#6e2535"),  # rose
+    ("#cfebe9", "#2c7f7b", "#17504d"),  # teal
+    ("#efe8c2", "#857522", "#544910"),  # olive
 )
-"""(Fill, outline) per region, in the map file's order: pale tints, and outlines dark enough for 1-bit."""
-FILL_OPACITY = 0.6
+"""(Fill, outline, name) per region, in the map file's order: pale tints; outlines dark enough to survive a
+1-bit print, names darker still (at least 8:1 on white, solid black on a 1-bit print)."""
+FILL_OPACITY = 0.45
 """The tint lets the land and its borders show through."""
 EDGE_W = 0.9
 NAME_SIZE = 8.0
@@ -143,13 +144,13 @@ def map_regions(m: GameMap, points: dict[str, Pt], box: Box, insets: Sequence[Re
         area = areas.get(region.id)
         if area is None:
             continue
-        fill, edge = HUES[k % len(HUES)]
+        fill, edge, ink = HUES[k % len(HUES)]
         cmds = _outline(area.polygon)
         drawn.append(Path(cmds, Style(stroke=None, fill=fill, opacity=FILL_OPACITY)))
         drawn.append(Path(cmds, Style(stroke=edge, width=EDGE_W)))
         own = [points[c.id] for c in m.region_cities(region.id)]
         centre = (sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own))
-        texts, box = _name(region.name.upper(), area, centre, placer, edge)
+        texts, box = _name(region.name.upper(), area, centre, placer, ink)
         names += texts
         ids = tuple(c.id for c in m.region_cities(region.id))
         fields.append(RegionField(region.id, region.name, ids, area.polygon, _rect(box)))
