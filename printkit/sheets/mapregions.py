@@ -41,6 +41,8 @@ EDGE_W = 0.9
 NAME_SIZE = 8.0
 INSIDE = 2.0
 """How far (points) a region's name keeps inside its area's edge."""
+REACH = 36.0
+"""How far (points) an area reaches round its cities: room for its name between them and the routes."""
 STEP = 4.0
 """Spacing (points) of the spots a region's name is tried at."""
 
@@ -136,7 +138,7 @@ def map_regions(m: GameMap, points: dict[str, Pt], box: Box, insets: Sequence[Re
     if not m.regions:
         return Regions([], [], [])
     cities = [(c.region, points[c.id]) for c in m.cities]
-    areas = region_areas(cities, (box.x, box.y, box.right, box.bottom), keep_out=insets)
+    areas = region_areas(cities, (box.x, box.y, box.right, box.bottom), reach=REACH, keep_out=insets)
     drawn: list[Item] = []
     names: list[Item] = []
     fields: list[RegionField] = []
