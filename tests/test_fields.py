@@ -67,7 +67,10 @@ def inside(inner: tuple[float, ...], outer: list[float], tol: float) -> bool:
 def test_the_json_has_the_documented_shape(map_id: str, paper: str) -> None:
     _, f = rendered(map_id, paper)
     m = load_map(map_id)
-    assert set(f) == {"sheet", "cities", "routes", "boxes", "markers", "qr", "start"}  # markers, qr: printkit scan
+    assert set(f) == {"sheet", "cities", "routes", "boxes", "regions", "markers", "qr", "start"}  # markers, qr: scan
+    assert [g["id"] for g in f["regions"]] == [r.id for r in m.regions]
+    assert all(set(g) == {"id", "name", "cities", "area", "label"} and len(g["label"]) == 4 for g in f["regions"])
+    assert all(len(p) == 2 for g in f["regions"] for p in g["area"])
     assert len(f["start"]["rect"]) == 4  # the Start line: the fillable sheet's start field
     assert set(f["sheet"]) == {"kind", "map", "paper", "width", "height", "layout"}
     assert (f["sheet"]["kind"], f["sheet"]["map"], f["sheet"]["paper"]) == ("map", m.id, paper)

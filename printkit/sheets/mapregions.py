@@ -15,6 +15,7 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
+from printkit.layout import fonts
 from printkit.layout.boxes import Box, segment_hits, text_box
 from printkit.layout.common import text
 from printkit.layout.labels import LabelPlacer
@@ -41,8 +42,9 @@ EDGE_W = 0.9
 NAME_SIZE = 8.0
 INSIDE = 2.0
 """How far (points) a region's name keeps inside its area's edge."""
-REACH = 36.0
-"""How far (points) an area reaches round its cities: room for its name between them and the routes."""
+REACHES = (36.0, 44.0, 52.0)
+"""How far (points) an area reaches round its cities, tried in turn until each name has room clear of the
+routes."""
 STEP = 4.0
 """Spacing (points) of the spots a region's name is tried at."""
 
@@ -75,9 +77,9 @@ def _ways(label: str) -> list[tuple[str, ...]]:
     return [(label,), (" ".join(words[:k]), " ".join(words[k:]))]
 
 
-def _lines_at(cx: float, cy: float, lines: tuple[str, ...], fill: str) -> tuple[list[Text], Box]:
+def _lines_at(cx: float, cy: float, lines: tuple[str, ...], fill: str = "") -> tuple[list[Text], Box]:
     """The name's lines centred on (cx, cy), and the box round them."""
-    step = NAME_SIZE * 1.15
+    step = fonts.ascent(NAME_SIZE, "bold") + fonts.descent(NAME_SIZE, "bold") + 0.5  # the lines' boxes never meet
     top = cy - step * (len(lines) - 1) / 2 + NAME_SIZE * 0.35
     texts = [text(cx, top + k * step, ln, NAME_SIZE, "bold", "middle", fill) for k, ln in enumerate(lines)]
     boxes = [text_box(t) for t in texts]
@@ -111,21 +113,46 @@ def _local(placer: LabelPlacer, poly: Sequence[Pt]) -> LabelPlacer:
     return local
 
 
-def _name(label: str, area: Area, centre: Pt, placer: LabelPlacer, fill: str) -> tuple[list[Text], Box]:
-    """The region's name inside its area, as near ``centre`` as it can be: clear of routes and tags where it can
-    be, else clear of tags; on two lines where one does not fit."""
+def _clear(label: str, area: Area, centre: Pt, placer: LabelPlacer, soft: bool) -> tuple[list[Text], Box] | None:
+    """The name inside the area nearest ``centre`` clear of tags (and of routes, ``soft``), one line or two."""
     local = _local(placer, area.polygon)
     spots = _spots(area, centre, NAME_SIZE * 0.6 + INSIDE)
-    for soft in (True, False):
-        for lines in _ways(label):
-            for cx, cy in spots:
-                texts, box = _lines_at(cx, cy, lines, fill)
-                if local.free(box, soft=soft) and _box_inside(box, area.polygon):
-                    placer.block(box)
-                    return texts, box
-    texts, box = _lines_at(*(spots[0] if spots else area.polygon[0]), _ways(label)[-1], fill)
-    placer.block(box)  # no spot holds the name clear of tags: the deepest one (the layout check reads it)
-    return texts, box
+    for lines in _ways(label):
+        for cx, cy in spots:
+            texts, box = _lines_at(cx, cy, lines, "")
+            if local.free(box, soft=soft) and _box_inside(box, area.polygon):
+                return texts, box
+    return None
+
+
+def _named(m: GameMap, areas: dict[str, Area], points: dict[str, Pt],
+           placer: LabelPlacer) -> dict[str, tuple[list[Text], Box] | None]:
+    """Each region's name, where one fits in its area clear of routes and tags (None where none does)."""
+    out: dict[str, tuple[list[Text], Box] | None] = {}
+    for region in m.regions:
+        own = [points[c.id] for c in m.region_cities(region.id)]
+        if region.id in areas and own:
+            centre = (sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own))
+            out[region.id] = _clear(region.name.upper(), areas[region.id], centre, placer, True)
+    return out
+
+
+def _fitted(m: GameMap, points: dict[str, Pt], box: Box, insets: Sequence[Rect4],
+            placer: LabelPlacer) -> tuple[dict[str, Area], dict[str, tuple[list[Text], Box] | None]]:
+    """The areas and names: areas reaching further round their cities (``REACHES``) until every name fits
+    clear of the routes, else the reach where most do."""
+    cities = [(c.region, points[c.id]) for c in m.cities]
+    best: tuple[int, dict[str, Area], dict[str, tuple[list[Text], Box] | None]] | None = None
+    for reach in REACHES:
+        areas = region_areas(cities, (box.x, box.y, box.right, box.bottom), reach=reach, keep_out=insets)
+        names = _named(m, areas, points, placer)
+        missing = sum(1 for n in names.values() if n is None)
+        if best is None or missing < best[0]:
+            best = (missing, areas, names)
+        if not missing:
+            break
+    assert best is not None
+    return best[1], best[2]
 
 
 def _rect(b: Box) -> Rect4:
@@ -137,8 +164,7 @@ def map_regions(m: GameMap, points: dict[str, Pt], box: Box, insets: Sequence[Re
     """Each region of ``m`` as an area round its cities (at ``points``) in ``box``, named inside it."""
     if not m.regions:
         return Regions([], [], [])
-    cities = [(c.region, points[c.id]) for c in m.cities]
-    areas = region_areas(cities, (box.x, box.y, box.right, box.bottom), reach=REACH, keep_out=insets)
+    areas, named = _fitted(m, points, box, insets, placer)
     drawn: list[Item] = []
     names: list[Item] = []
     fields: list[RegionField] = []
@@ -150,10 +176,22 @@ def map_regions(m: GameMap, points: dict[str, Pt], box: Box, insets: Sequence[Re
         cmds = _outline(area.polygon)
         drawn.append(Path(cmds, Style(stroke=None, fill=fill, opacity=FILL_OPACITY)))
         drawn.append(Path(cmds, Style(stroke=edge, width=EDGE_W)))
-        own = [points[c.id] for c in m.region_cities(region.id)]
-        centre = (sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own))
-        texts, box = _name(region.name.upper(), area, centre, placer, ink)
-        names += texts
+        found = named.get(region.id) or _fallback(region.name.upper(), area, points, m, region.id, placer)
+        texts, where = found
+        placer.block(where)
+        names += [t._replace(fill=ink) for t in texts]
         ids = tuple(c.id for c in m.region_cities(region.id))
-        fields.append(RegionField(region.id, region.name, ids, area.polygon, _rect(box)))
+        fields.append(RegionField(region.id, region.name, ids, area.polygon, _rect(where)))
     return Regions(drawn, names, fields)
+
+
+def _fallback(label: str, area: Area, points: dict[str, Pt], m: GameMap, region: str,
+              placer: LabelPlacer) -> tuple[list[Text], Box]:
+    """A name no spot holds clear of the routes: clear of tags (it then lies under the routes), else the deepest
+    spot (the layout check reads it)."""
+    own = [points[c.id] for c in m.region_cities(region)]
+    centre = (sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own))
+    found = _clear(label, area, centre, placer, False)
+    if found is not None:
+        return found
+    return _lines_at(*(area.spots[0] if area.spots else area.polygon[0]), _ways(label)[-1], "")
