@@ -86,14 +86,27 @@ def _box(pts: Sequence[Pt]) -> Box4:
     return min(xs), min(ys), max(xs), max(ys)
 
 
+Seg = tuple[Pt, Pt, float, float, float, float]
+"""A segment and its bounding box: a, b, x0, x1, y0, y1."""
+
+
+def segments(pts: Sequence[Pt]) -> tuple[Seg, ...]:
+    """A line's segments, each with its bounding box."""
+    return tuple((a, b, min(a[0], b[0]), max(a[0], b[0]), min(a[1], b[1]), max(a[1], b[1]))
+                 for a, b in zip(pts, pts[1:]))
+
+
 def crossing(p: Sequence[Pt], q: Sequence[Pt], shared: Sequence[Pt], r: float) -> bool:
     """Whether two routes' lines cross away from the circles (centres ``shared``, radius ``r``) of cities they share."""
     bp, bq = _box(p), _box(q)
     if bp[0] > bq[2] or bq[0] > bp[2] or bp[1] > bq[3] or bq[1] > bp[3]:
         return False
-    qs = [(c, d, min(c[0], d[0]), max(c[0], d[0]), min(c[1], d[1]), max(c[1], d[1])) for c, d in zip(q, q[1:])]
-    for a, b in zip(p, p[1:]):
-        x0, x1, y0, y1 = min(a[0], b[0]), max(a[0], b[0]), min(a[1], b[1]), max(a[1], b[1])
+    return crosses_between(segments(p), segments(q), bq, shared, r)
+
+
+def crosses_between(ps: Sequence[Seg], qs: Sequence[Seg], bq: Box4, shared: Sequence[Pt], r: float) -> bool:
+    """:func:`crossing` on lines given as :func:`segments` (``bq``: the second line's box)."""
+    for a, b, x0, x1, y0, y1 in ps:
         if x0 > bq[2] or bq[0] > x1 or y0 > bq[3] or bq[1] > y1:
             continue
         for c, d, u0, u1, v0, v1 in qs:
@@ -143,6 +156,7 @@ class Shaper:
         self.bends: list[Bend] = [(0.0, 0.0)] * n
         self.lines: list[tuple[Pt, ...]] = [()] * n
         self.boxes: list[Box4] = [(0.0, 0.0, 0.0, 0.0)] * n
+        self.segs: list[tuple[Seg, ...]] = [()] * n
         self.dirs: list[tuple[float | None, float | None]] = [(None, None)] * n
         for i in range(n):
             self._set(i, start[i] if start else (0.0, 0.0))
@@ -153,6 +167,7 @@ class Shaper:
         pts = line(self.points[a], self.points[b], bend)
         self.lines[i] = pts
         self.boxes[i] = _box(pts)
+        self.segs[i] = segments(pts)
         self.dirs[i] = (direction(pts, self.r), direction(pts[::-1], self.r))
 
     def cost(self, i: int, pts: Sequence[Pt], bound: float = math.inf) -> float:
@@ -162,6 +177,7 @@ class Shaper:
         bx0, by0, bx1, by1 = _box(pts)
         reach = self.r + NEAR_CIRCLE + SLACK
         bad = 0.0
+        own_segs = segments(pts)
         for cid, c in self.points.items():
             if cid not in (a, b) and bx0 - reach < c[0] < bx1 + reach and by0 - reach < c[1] < by1 + reach:
                 gap = min(_seg_dist(c, p, q) for p, q in zip(pts, pts[1:])) - self.r
@@ -170,7 +186,7 @@ class Shaper:
             o = self.boxes[k]
             if k != i and not (bx0 > o[2] or o[0] > bx1 or by0 > o[3] or o[1] > by1):
                 shared = [self.points[s] for s in {a, b} & {oa, ob}]
-                if crossing(pts, self.lines[k], shared, self.r):
+                if crosses_between(own_segs, self.segs[k], o, shared, self.r):
                     bad += 400.0
         for end, mine in ((a, direction(pts, self.r)), (b, direction(pts[::-1], self.r))):
             if mine is None:
