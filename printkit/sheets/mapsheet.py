@@ -205,18 +205,22 @@ def _insets(frame: MapFrame, placer: LabelPlacer) -> list[Item]:
 
 
 def _planned_map(m: GameMap, x: float, top: float, w: float, h: float) -> tuple[Plan, Drawn]:
-    """The sheet's plan and its map; a map too small for its city tags, or too crowded to read, is tried larger."""
+    """The sheet's plan and its map; a map too small for its city tags, or too crowded to read, is tried larger
+    (a map no wider and no taller than one that found no room for a tag is not tried)."""
     first: tuple[Plan, Drawn] | None = None
     tried: set[Box] = set()
+    roomless: list[Box] = []
     refused: NoRoom | None = None
     for p in (p for least, _ in ROOMIER for p in _plans(m, x, top, w, h, least)):
-        if p.map_box in tried:
-            continue  # the same map as before, which did not draw or read clearly
-        tried.add(p.map_box)
+        box = p.map_box
+        if box in tried or any(box.w <= b.w + 0.01 and box.h <= b.h + 0.01 for b in roomless):
+            continue  # the same map as before, which did not draw or read clearly, or a map with less room
+        tried.add(box)
         try:
-            drawn = _map_items(m, p.map_box)
+            drawn = _map_items(m, box)
         except NoRoom as exc:
             refused = refused or exc
+            roomless.append(box)
             continue
         if not check(drawn.fields(m)):
             return p, drawn
