@@ -189,6 +189,7 @@ def fit(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> Fit:
     import numpy as np
 
     from printkit.scan.ink import blank_sheet
+    from printkit.scan.shifts import dense
 
     blank = blank_sheet(map_id, paper).sharp
     src, dst = _found(blank, warped, map_id, paper)
@@ -201,44 +202,14 @@ def fit(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> Fit:
     residuals = tuple((x / SCALE, y / SCALE, float(np.hypot(*d)) / SCALE) for (x, y), d in zip(dst, off))
     out = warped if fix is None else _warp(image, better, blank.shape)
     if sum(1 for r in residuals if r[2] > LOCAL_TOL) >= LOCAL_MIN:
-        at, shifts = dense(out, blank)
-        if len(at) >= MIN_INLIERS:
-            bent, valid = _bent(image, better, at, shifts, blank.shape)
+        cells = dense(out, blank)
+        keep = cells.agreeing()
+        if int(keep.sum()) >= MIN_INLIERS:
+            bent, valid = _bent(image, better, cells.at[keep], cells.shift[keep], blank.shape)
             return Fit(better, bent, valid, move, True, residuals)
     ones = np.ones(image.shape[:2], np.uint8)
     valid = cv2.warpPerspective(ones, better, (blank.shape[1], blank.shape[0]), flags=cv2.INTER_NEAREST, borderValue=0)
     return Fit(better, out, valid, move, False, residuals)
-
-
-CELL = 36.0
-"""Points: the side of the squares of print matched one by one on a bent page (phase correlation)."""
-CELL_RESPONSE = 0.15
-"""Least phase-correlation response for a square's shift to count (a square of paper alone tells nothing)."""
-
-
-def dense(warped: Image, blank: Image) -> tuple[Image, Image]:
-    """(centres, shifts), pixels: where the print of each square of CELL (half overlapping) lies off its place."""
-    import cv2
-    import numpy as np
-
-    from printkit.scan.ink import darkest
-
-    side = round(CELL * SCALE)
-    scan = darkest(warped).astype(np.float32)
-    sharp = blank.astype(np.float32)
-    window = cv2.createHanningWindow((side, side), cv2.CV_32F)
-    at, shifts = [], []
-    height, width = sharp.shape
-    for y in range(0, height - side + 1, side // 2):
-        for x in range(0, width - side + 1, side // 2):
-            a = sharp[y:y + side, x:x + side]
-            if float((a < 128).mean()) < 0.01:
-                continue
-            (dx, dy), response = cv2.phaseCorrelate(a, scan[y:y + side, x:x + side], window)
-            if response >= CELL_RESPONSE:
-                at.append((x + side / 2, y + side / 2))
-                shifts.append((dx, dy))
-    return np.array(at, np.float64).reshape(-1, 2), np.array(shifts, np.float64).reshape(-1, 2)
 
 
 def _bent(image: Image, h: Image, at: Image, off: Image, shape: tuple[int, ...]) -> tuple[Image, Image]:

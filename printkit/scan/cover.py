@@ -43,7 +43,7 @@ FAINT_SHARE = 0.08
 """Share of a box's inside holding faint ink that makes a box with too little clear ink unsure."""
 
 
-CELL_TOL = 0.5
+CELL_TOL = 0.8
 """Points: a square of print further than this off its place is out of place (its edges would read as ink)."""
 
 
@@ -59,18 +59,32 @@ class Seen:
     """The alignment found the page bent (a fold, a curl): what is left of it is looked for field by field."""
 
 
+STRAIN_TOL = 0.8
+"""Points: neighbouring squares of print whose shifts differ by more than this straddle a fold (the page torn apart
+between them, which no smooth warp follows); both are out of place."""
+
+
 def out_of_place(warped: Image, blank: Blank) -> Image:
-    """Pixels (1) round the squares of print lying more than CELL_TOL off the blank's (see align.dense)."""
+    """Pixels (1) round the squares of print out of place (see align.dense): further than CELL_TOL off the blank's,
+    shifted more than STRAIN_TOL from a neighbour's, or not matched at all."""
     import numpy as np
 
-    from printkit.scan.align import CELL, dense
+    from printkit.scan.align import SEARCH
+    from printkit.scan.shifts import CELL, dense
 
     bad = np.zeros(blank.sharp.shape, np.uint8)
-    at, shifts = dense(warped, blank.sharp)
+    cells = dense(warped, blank.sharp, SEARCH)
+    at, shifts, matched = cells.at, cells.measured(), cells.matched
+    off = (np.hypot(shifts[:, 0], shifts[:, 1]) > CELL_TOL * SCALE) & matched
+    step = round(CELL * SCALE) // 2
+    index = {(round(x), round(y)): i for i, (x, y) in enumerate(at)}
+    for i, (x, y) in enumerate(at):
+        for j in (index.get((round(x) + step, round(y))), index.get((round(x), round(y) + step))):
+            if j is not None and matched[i] and matched[j] and np.hypot(*(shifts[i] - shifts[j])) > STRAIN_TOL * SCALE:
+                off[i] = off[j] = True
     r = round(CELL * SCALE / 4)
-    for (x, y), (dx, dy) in zip(at, shifts):
-        if np.hypot(dx, dy) > CELL_TOL * SCALE:
-            bad[max(0, round(y) - r):round(y) + r, max(0, round(x) - r):round(x) + r] = 1
+    for x, y in at[off]:
+        bad[max(0, round(y) - r):round(y) + r, max(0, round(x) - r):round(x) + r] = 1
     return bad
 
 

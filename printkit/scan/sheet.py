@@ -164,8 +164,15 @@ def check_sheet(sheet: SheetRead, evidence: Mapping[str, RouteInk], starred: fro
     from printkit.scan.trail import trail
 
     touched = {c for rid, r in sheet.routes.items() if r.on for c in _edge(sheet, rid)} | starred
+    doubtful = {rid for rid, r in sheet.routes.items() if not r.certain and r.measure != UNREADABLE}
+    while True:  # a route in doubt may carry the trail on: an unreadable route at its far end is in doubt too
+        reach = touched | {c for rid in doubtful for c in _edge(sheet, rid)}
+        more = {rid for rid, r in sheet.routes.items() if not r.certain and reach & set(_edge(sheet, rid))}
+        if more <= doubtful:
+            break
+        doubtful |= more
     unsure = {rid: None if r.measure == UNREADABLE or r.hidden else r.on for rid, r in sheet.routes.items()
-              if not r.certain and (r.measure != UNREADABLE or touched & set(_edge(sheet, rid)))}
+              if rid in doubtful}
     _settle(sheet, {rid: lean for rid, lean in unsure.items() if not sheet.routes[rid].why}, evidence, starred)
     for rid in unsure:
         if sheet.routes[rid].certain:
