@@ -108,7 +108,8 @@ def _found(blank: Image, warped: Image, map_id: str, paper: str) -> tuple[list[t
     return src, dst
 
 
-def _refit(src: list[tuple[float, float]], dst: list[tuple[float, float]], shape: tuple[int, ...]) -> tuple[Image | None, float]:
+def _refit(src: list[tuple[float, float]], dst: list[tuple[float, float]], shape: tuple[int, ...],
+           most: float = MOST_MOVE) -> tuple[Image | None, float]:
     """(the correcting homography, how far it moves the page, points), or (None, 0.0) when it is not trusted."""
     import cv2
     import numpy as np
@@ -121,7 +122,7 @@ def _refit(src: list[tuple[float, float]], dst: list[tuple[float, float]], shape
     height, width = shape[:2]
     grid = np.array([[[x, y] for x in np.linspace(0, width, 9) for y in np.linspace(0, height, 7)]], np.float64)
     move = float(np.hypot(*(cv2.perspectiveTransform(grid, fix) - grid)[0].T).max()) / SCALE
-    if move > MOST_MOVE or move < LEAST_MOVE:
+    if move > most or move < LEAST_MOVE:
         return None, move if move < LEAST_MOVE else 0.0
     return fix, move
 
@@ -150,6 +151,41 @@ def _warp(image: Image, h: Image, shape: tuple[int, ...]) -> Image:
 
     out: Image = cv2.warpPerspective(image, h, (shape[1], shape[0]), flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255))
     return out
+
+
+LOOSE_ROUNDS = 3
+"""Refits of a sheet read from two markers (locate.MIN_MARKERS): each finds the patches the last one brought in reach."""
+
+
+def loose(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> tuple[Image, Image] | None:
+    """(homography, warped image) of a sheet warped through two markers only, fitted on its print; None if it does not fit.
+
+    The similarity through two markers has no perspective: the page's print
+    is matched square by square (:func:`printkit.scan.shifts.dense`, anywhere
+    in the square), then patch by patch (:func:`refine`'s patches, up to SEARCH
+    off), and a homography refitted through them each time, with no limit on
+    how far it moves the page, LOOSE_ROUNDS times.
+    None when fewer than MIN_INLIERS patches agree, or the last round still
+    moved the page more than LOCAL_TOL.
+    """
+    from printkit.scan.ink import blank_sheet
+    from printkit.scan.shifts import dense
+
+    blank = blank_sheet(map_id, paper).sharp
+    for k in range(LOOSE_ROUNDS):
+        if k == 0:  # the squares of print first, found anywhere in their square (the marker warp may be 15 pt off)
+            cells = dense(warped, blank)
+            keep = cells.agreeing()
+            pairs = [(float(x + dx), float(y + dy)) for (x, y), (dx, dy) in zip(cells.at[keep], cells.shift[keep])], \
+                [(float(x), float(y)) for x, y in cells.at[keep]]
+        else:
+            pairs = _found(blank, warped, map_id, paper)
+        fix, move = _refit(*pairs, blank.shape, most=float("inf"))
+        if fix is None:
+            return (h, warped) if move else None  # it moved the page under LEAST_MOVE: it fits
+        h = fix @ h
+        warped = _warp(image, h, blank.shape)
+    return (h, warped) if move <= LOCAL_TOL else None
 
 
 LOCAL_TOL = 0.6

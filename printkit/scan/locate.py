@@ -59,6 +59,9 @@ RETRY_BLUR = 1.0
 """Pixels: the Gaussian blur of the second try (a 1-bit copy's ragged marker edges become straight)."""
 OUTLINE_WIDTH = 2400
 """Pixels: the width a sheet found by its outline is warped to before its markers are looked for again."""
+MIN_MARKERS = 2
+"""Least corner markers a sheet is read from. With two (a corner cut off, with its neighbour), the warp is a
+similarity (turn, scale, shift) through their eight corners, and the page's print must then fit it (align.loose)."""
 MIN_SHEET_PX = 1000
 """Pixels: the narrowest a whole sheet may be in the picture (its QR code's modules need that much; docs/scan.md)."""
 
@@ -168,10 +171,10 @@ def _width_px(found: dict[int, Image], gray: Image) -> float | None:
 
 
 def _paper(found: dict[int, Image], where: PageSource, gray: Image | None = None) -> str:
-    """The paper the markers tell (at least three of its four markers), else a ScanError saying what was wrong."""
+    """The paper the markers tell (at least MIN_MARKERS of its four), else a ScanError saying what was wrong."""
     counts = {paper: sum(1 for k in range(4) if first + k in found) for paper, first in identity.PAPER_MARKERS.items()}
     paper, best = max(counts.items(), key=lambda kv: kv[1])
-    if best < 3:
+    if best < MIN_MARKERS:
         seen = f"found {best} of its 4 corner markers"
         width = _width_px(found, gray) if gray is not None else None
         if width is not None and width < MIN_SHEET_PX:
@@ -202,7 +205,12 @@ def warp(image: Image, where: PageSource) -> tuple[str, Image, Image, int]:
         if marker_id in found:
             src += list(found[marker_id])
             dst += [_at(x0, y0), _at(x1, y0), _at(x1, y1), _at(x0, y1)]
-    h, _ = cv2.findHomography(np.array(src, dtype=np.float32), np.array(dst, dtype=np.float32))
+    pts, to = np.array(src, dtype=np.float32), np.array(dst, dtype=np.float32)
+    if len(src) > 8:
+        h, _ = cv2.findHomography(pts, to)
+    else:  # two markers: a turn, a scale and a shift through their corners; the page's print does the rest (align)
+        affine, _ = cv2.estimateAffinePartial2D(pts, to)
+        h = None if affine is None else np.vstack([affine, [0.0, 0.0, 1.0]])
     if h is None:
         raise ScanError(f"{where}: the corner markers do not frame a sheet")
     size = (round(width * SCALE), round(height * SCALE))
@@ -281,13 +289,18 @@ def sheet_width_px(h: Image, width: float) -> float:
     return float(np.hypot(*(a - b)))
 
 
-def read_qr(image: Image, h: Image, width: float, where: PageSource) -> Identity:
-    """The sheet's identity from its QR code (warped straight from the image, finely), else a ScanError."""
+QR_PAD = 8.0
+"""Points of page round the QR code warped with it; LOOSE_QR_PAD on a sheet warped through two markers only."""
+LOOSE_QR_PAD = 40.0
+
+
+def read_qr(image: Image, h: Image, width: float, where: PageSource, pad: float = QR_PAD) -> Identity:
+    """The sheet's identity from its QR code (warped straight from the image, finely, with ``pad`` points round
+    it), else a ScanError."""
     import cv2
     import numpy as np
 
     x0, y0, x1, y1 = identity.qr_box(width)
-    pad = 8.0
     f = QR_SCALE / SCALE
     shift = np.array([[f, 0, -(x0 - pad) * QR_SCALE], [0, f, -(y0 - pad) * QR_SCALE], [0, 0, 1]])
     side = round((x1 - x0 + 2 * pad) * QR_SCALE)
@@ -308,7 +321,7 @@ def read_qr(image: Image, h: Image, width: float, where: PageSource) -> Identity
 def locate(image: Image, where: PageSource) -> Located:
     """Find the sheet in ``image``: markers, warp, QR code; a ScanError naming ``where`` if it cannot."""
     paper, h, warped, markers = warp(image, where)
-    ident = read_qr(image, h, PAPER_SIZES[paper][0], where)
+    ident = read_qr(image, h, PAPER_SIZES[paper][0], where, QR_PAD if markers > MIN_MARKERS else LOOSE_QR_PAD)
     if ident.paper != paper:
         raise ScanError(f"{where}: the QR code says {ident.paper} paper but the corner markers say {paper}")
     return Located(ident, warped, markers, h)

@@ -73,7 +73,7 @@ def load_sheet_map(ident: Identity, where: PageSource) -> GameMap:
 
 def read_sheet(image: Image, where: PageSource) -> SheetRead:
     """Read one page; a ScanError (naming ``where``) if it holds no readable sheet of this version."""
-    from printkit.scan.align import LOCAL_TOL, MIN_INLIERS, fit
+    from printkit.scan.align import LOCAL_TOL, MIN_INLIERS, fit, loose
     from printkit.scan.cover import out_of_place, seen
     from printkit.scan.ink import blank_sheet, ink_of, light
     from printkit.scan.locate import locate
@@ -82,7 +82,14 @@ def read_sheet(image: Image, where: PageSource) -> SheetRead:
     m = load_sheet_map(found.ident, where)
     blank = blank_sheet(m.id, found.ident.paper)
     check_layout(found.ident, blank.fields, where)
-    fitted = fit(image, found.h, found.warped, m.id, found.ident.paper)
+    h, warped = found.h, found.warped
+    if found.markers < 3:  # a corner cut off with its neighbour: the print must fit the two markers left
+        fits = loose(image, h, warped, m.id, found.ident.paper)
+        if fits is None:
+            raise ScanError(f"{where}: only {found.markers} of the sheet's 4 corner markers are in the picture, and its "
+                            "print does not fit them (are all four corners in the picture?)")
+        h, warped = fits
+    fitted = fit(image, h, warped, m.id, found.ident.paper)
     paper, normal = light(fitted.warped)
     bent = fitted.local or any(r[2] > LOCAL_TOL for r in fitted.residuals) or len(fitted.residuals) < MIN_INLIERS
     shows = seen(fitted.valid, paper, normal, blank, out_of_place(fitted.warped, blank) if bent else None, bent)
