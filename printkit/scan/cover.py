@@ -64,9 +64,15 @@ STRAIN_TOL = 0.8
 between them, which no smooth warp follows); both are out of place."""
 
 
+SURE_MATCH = 0.6
+"""Least phase-correlation response for a square of lines one way (``flat``) to be put out of place by its shift
+(a weaker match between parallel lines may be one line off)."""
+
+
 def out_of_place(warped: Image, blank: Blank) -> Image:
-    """Pixels (1) round the squares of print out of place (see align.dense): further than CELL_TOL off the blank's,
-    shifted more than STRAIN_TOL from a neighbour's, or not matched at all."""
+    """Pixels (1) round the squares of print out of place (see :mod:`printkit.scan.shifts`), matched within SEARCH
+    (lines one way: surely, SURE_MATCH): further than CELL_TOL off the blank's, or more than STRAIN_TOL from a
+    neighbour's."""
     import numpy as np
 
     from printkit.scan.align import SEARCH
@@ -74,7 +80,7 @@ def out_of_place(warped: Image, blank: Blank) -> Image:
 
     bad = np.zeros(blank.sharp.shape, np.uint8)
     cells = dense(warped, blank.sharp, SEARCH)
-    at, shifts, matched = cells.at, cells.measured(), cells.matched
+    at, shifts, matched = cells.at, cells.measured(), cells.matched & (~cells.flat | (cells.response >= SURE_MATCH))
     off = (np.hypot(shifts[:, 0], shifts[:, 1]) > CELL_TOL * SCALE) & matched
     step = round(CELL * SCALE) // 2
     index = {(round(x), round(y)): i for i, (x, y) in enumerate(at)}
