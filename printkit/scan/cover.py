@@ -49,12 +49,13 @@ CELL_TOL = 0.8
 
 @dataclass(frozen=True)
 class Seen:
-    """Per pixel of the warped sheet: in the picture, lit enough, print shown where printed and in its place, faint ink."""
+    """Per pixel of the warped sheet: in the picture, lit enough, print shown where printed and in its place; the
+    light-normalised grey (faint ink is looked for in it box by box, :func:`faint_box`)."""
 
     valid: Image
     lit: Image
     shown: Image
-    faint: Image
+    normal: Image
     bent: bool = False
     """The alignment found the page bent (a fold, a curl): what is left of it is looked for field by field."""
 
@@ -106,10 +107,7 @@ def seen(valid: Image, paper: Image, normal: Image, blank: Blank, misplaced: Ima
     shown = (darkest <= 255.0 - SHOWN * (255.0 - sharp)).astype(np.uint8)
     if misplaced is not None:
         shown[misplaced > 0] = 0
-    soft = cv2.GaussianBlur(normal, (0, 0), FAINT_BLUR)
-    j = 2 * round(FAINT_PAPER * SCALE) + 1
-    faint = cv2.dilate(soft, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (j, j))) - soft > FAINT_MARGIN
-    return Seen(valid.astype(np.uint8), (paper >= DARK_PAPER).astype(np.uint8), shown, faint.astype(np.uint8), bent)
+    return Seen(valid.astype(np.uint8), (paper >= DARK_PAPER).astype(np.uint8), shown, normal, bent)
 
 
 def _printed(blank: Blank, x0: float, y0: float, x1: float, y1: float) -> tuple[slice, slice, Any]:
@@ -166,9 +164,18 @@ def why_route(s: Seen, blank: Blank, route_id: str, fields: Fields) -> str:
 
 
 def faint_box(s: Seen, rect: tuple[float, float, float, float]) -> float:
-    """The share of a box's inside (BOX_INSET in) holding faint ink."""
+    """The share of a box's inside (BOX_INSET in) holding faint ink (FAINT_MARGIN darker than the lightest paper
+    within FAINT_PAPER, through a FAINT_BLUR blur), measured on the box alone (as on the whole page: the window
+    is wider than both filters reach)."""
+    import cv2
+
     x0, y0, x1, y1 = (px(v) for v in (rect[0] + BOX_INSET, rect[1] + BOX_INSET, rect[2] - BOX_INSET, rect[3] - BOX_INSET))
-    inside = s.faint[y0:y1, x0:x1]
+    j = 2 * round(FAINT_PAPER * SCALE) + 1
+    m = j // 2 + 4 * round(FAINT_BLUR) + 2
+    top, left = max(0, y0 - m), max(0, x0 - m)
+    soft = cv2.GaussianBlur(s.normal[top:y1 + m, left:x1 + m], (0, 0), FAINT_BLUR)
+    faint = cv2.dilate(soft, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (j, j))) - soft > FAINT_MARGIN
+    inside = faint[y0 - top:y1 - top, x0 - left:x1 - left]
     return float(inside.mean()) if inside.size else 0.0
 
 

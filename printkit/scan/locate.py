@@ -92,10 +92,39 @@ def _best(found: dict[int, Image]) -> int:
     return max(sum(1 for k in range(4) if first + k in found) for first in identity.PAPER_MARKERS.values())
 
 
+DETECT_PX = 1600
+"""Pixels: a picture larger than this is searched for markers shrunk to it first (a whole sheet's markers are still
+some 24 px wide), their corners then placed on the picture itself; the full picture only when that misses one."""
+
+
+def _shrunk(gray: Image) -> dict[int, Image]:
+    """The markers found in ``gray`` shrunk to DETECT_PX, their corners refined on ``gray``; {} unless all four."""
+    import cv2
+    import numpy as np
+
+    f = DETECT_PX / max(gray.shape)
+    if f > 0.75:
+        return {}
+    found = _detect(cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA))
+    if _best(found) < 4:
+        return {}
+    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 0.01)
+    win = max(3, round(1.5 / f))
+    out: dict[int, Image] = {}
+    for k, c in found.items():
+        full = ((c + 0.5) / f - 0.5).astype(np.float32).reshape(4, 1, 2)  # pixel centres at whole coordinates
+        out[k] = cv2.cornerSubPix(gray, full, (win, win), (-1, -1), criteria).reshape(4, 2)
+    return out
+
+
 def _markers(gray: Image) -> dict[int, Image]:
-    """The markers found in ``gray``: as it is, then blurred by RETRY_BLUR, then on the sheet found by its outline."""
+    """The markers found in ``gray``: shrunk (:func:`_shrunk`), as it is, blurred by RETRY_BLUR, then on the sheet
+    found by its outline."""
     import cv2
 
+    found = _shrunk(gray)
+    if found:
+        return found
     found = _detect(gray)
     if _best(found) == 4:
         return found
@@ -244,6 +273,9 @@ QR_SIDES = (25, 29, 33, 37)
 """Modules across the sheet's QR code, by version (2-5): a sheet's payload needs version 2 or 3."""
 QR_QUIET = 4
 """Modules of quiet zone drawn round a QR code rebuilt from its samples."""
+QR_NUDGES = ((0.0, 0.0), *((dx, dy) for dx in (-0.3, 0.0, 0.3) for dy in (-0.3, 0.0, 0.3) if dx or dy))
+"""Points: where the module grid is sampled, round the marker warp's place (a 1-bit copy's markers, ragged, put
+it a quarter of a module off; each nudge is tried only when the one before read nothing)."""
 
 
 def _sampled_qr(image: Image, h: Image, box: tuple[float, float, float, float]) -> str:
@@ -305,7 +337,8 @@ def read_qr(image: Image, h: Image, width: float, where: PageSource, pad: float 
     shift = np.array([[f, 0, -(x0 - pad) * QR_SCALE], [0, f, -(y0 - pad) * QR_SCALE], [0, 0, 1]])
     side = round((x1 - x0 + 2 * pad) * QR_SCALE)
     crop = cv2.warpPerspective(image, shift @ h, (side, side), flags=cv2.INTER_CUBIC, borderValue=(255, 255, 255))
-    text = _decode_qr(crop) or _sampled_qr(image, h, (x0, y0, x1, y1))
+    text = _decode_qr(crop) or next((t for t in (_sampled_qr(image, h, (x0 + dx, y0 + dy, x1 + dx, y1 + dy))
+                                                 for dx, dy in QR_NUDGES) if t), "")
     if not text:
         wide = sheet_width_px(h, width)
         low = f"; the sheet is only {wide:.0f} px wide in the picture, the code needs about {MIN_SHEET_PX}" \
