@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from printkit.scan.ink import Blank
     from printkit.sheets.fields import Fields
 
-DARK_PAPER = 56.0
+DARK_PAPER = 64.0
 """Local paper brightness (0-255) below which ink cannot be told from paper: a shadow too deep to read."""
 PRINTED = 128
 """Blank-sheet grey (0-255) below which a pixel is printed (a box's outline, a route's dashes)."""
