@@ -92,28 +92,35 @@ def _best(found: dict[int, Image]) -> int:
     return max(sum(1 for k in range(4) if first + k in found) for first in identity.PAPER_MARKERS.values())
 
 
-DETECT_PX = 1600
-"""Pixels: a picture larger than this is searched for markers shrunk to it first (a whole sheet's markers are still
-some 24 px wide), their corners then placed on the picture itself; the full picture only when that misses one."""
+DETECT_PX = 2400
+"""Pixels: a picture larger than this is searched for markers halved until it is not (a whole sheet's markers are
+still some 20 px wide or more), then each marker again in the full picture round where it was found (the same corners as
+a search of the whole picture, in a fraction of its time); the whole picture only when that misses one."""
 
 
 def _shrunk(gray: Image) -> dict[int, Image]:
-    """The markers found in ``gray`` shrunk to DETECT_PX, their corners refined on ``gray``; {} unless all four."""
+    """The markers found in ``gray`` halved (``cv2.pyrDown``) while larger than DETECT_PX, then each looked for
+    again in the full picture round where it was found; {} unless all four are found both times."""
     import cv2
     import numpy as np
 
-    f = DETECT_PX / max(gray.shape)
-    if f > 0.75:
+    small, f = gray, 1
+    while max(small.shape) > DETECT_PX:
+        small, f = cv2.pyrDown(small), f * 2
+    if f == 1:
         return {}
-    found = _detect(cv2.resize(gray, None, fx=f, fy=f, interpolation=cv2.INTER_AREA))
+    found = _detect(small)
     if _best(found) < 4:
         return {}
-    criteria = (cv2.TERM_CRITERIA_EPS | cv2.TERM_CRITERIA_COUNT, 30, 0.01)
-    win = max(3, round(1.5 / f))
     out: dict[int, Image] = {}
     for k, c in found.items():
-        full = ((c + 0.5) / f - 0.5).astype(np.float32).reshape(4, 1, 2)  # pixel centres at whole coordinates
-        out[k] = cv2.cornerSubPix(gray, full, (win, win), (-1, -1), criteria).reshape(4, 2)
+        side = float(np.ptp(c, axis=0).max()) * f
+        x0, y0 = (np.floor(c.min(axis=0) * f - side)).astype(int).clip(0)
+        x1, y1 = (np.ceil(c.max(axis=0) * f + side)).astype(int)
+        again = _detect(gray[y0:y1, x0:x1]).get(k)
+        if again is None:
+            return {}
+        out[k] = again + np.array([x0, y0], np.float32)
     return out
 
 
