@@ -92,6 +92,22 @@ def blank_pages() -> dict[tuple[str, ...], object]:
     return pages
 
 
+def write_photos(folder: Path, count: int = 20, seed: int = 7) -> None:
+    """``count`` photos at 200 dpi of a World pack for players P00.. (a random legal game each): for timing the
+    whole ``printkit scan`` process (docs/performance.md)."""
+    rng = random.Random(seed)
+    names = [f"P{i:02}" for i in range(count)]
+    sheet = registry.build_sheet("map", "world", names, "a4")
+    assert sheet.geometry is not None
+    fields = sheet.geometry.fields
+    folder.mkdir(exist_ok=True)
+    for i, raw in enumerate(rasterise(render_pdf(sheet.document), PAGE_DPI, rgb=False)):
+        filled, _ = sim.random_game(load_map("world"), fields, rng)
+        image = raw_image(*raw)
+        sim.fill(image, PAGE_DPI / 72, fields, filled, sim.Pen(rng.choice(sorted(sim.INKS)), 0.6, 0.6), rng)
+        (folder / f"p{i:02}.jpg").write_bytes(capture(image, PAGE_DPI, Capture.random(rng, 200), rng))
+
+
 def classes(games: int, seed: int, only: str | None, verbose: bool) -> int:
     """The hard classes (benchmarks/scan_classes.py): exact, flagged, error, silently wrong each; 1 if any is silently wrong."""
     from scan_classes import CLASSES, run_class, run_duplicates
@@ -126,7 +142,12 @@ def main() -> int:
                         help="Instead: N sheets of each hard class (phone, shadow, fold, cut corner, 1-bit, low resolution).")
     parser.add_argument("--only", help="With --classes: only the classes whose name holds this text.")
     parser.add_argument("-v", "--verbose", action="store_true", help="With --classes: say why each sheet is not exact.")
+    parser.add_argument("--write-photos", type=Path, metavar="DIR",
+                        help="Instead: write 20 photos at 200 dpi of a 20-player World pack into DIR (to time printkit scan).")
     args = parser.parse_args()
+    if args.write_photos:
+        write_photos(args.write_photos)
+        return 0
     if args.classes:
         return classes(args.classes, args.seed, args.only, args.verbose)
     rng = random.Random(args.seed)

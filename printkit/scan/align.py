@@ -108,7 +108,8 @@ def _found(blank: Image, warped: Image, map_id: str, paper: str) -> tuple[list[t
     return src, dst
 
 
-def _refit(src: list[tuple[float, float]], dst: list[tuple[float, float]], shape: tuple[int, ...]) -> tuple[Image | None, float]:
+def _refit(src: list[tuple[float, float]], dst: list[tuple[float, float]], shape: tuple[int, ...],
+           most: float = MOST_MOVE) -> tuple[Image | None, float]:
     """(the correcting homography, how far it moves the page, points), or (None, 0.0) when it is not trusted."""
     import cv2
     import numpy as np
@@ -121,7 +122,7 @@ def _refit(src: list[tuple[float, float]], dst: list[tuple[float, float]], shape
     height, width = shape[:2]
     grid = np.array([[[x, y] for x in np.linspace(0, width, 9) for y in np.linspace(0, height, 7)]], np.float64)
     move = float(np.hypot(*(cv2.perspectiveTransform(grid, fix) - grid)[0].T).max()) / SCALE
-    if move > MOST_MOVE or move < LEAST_MOVE:
+    if move > most or move < LEAST_MOVE:
         return None, move if move < LEAST_MOVE else 0.0
     return fix, move
 
@@ -150,6 +151,41 @@ def _warp(image: Image, h: Image, shape: tuple[int, ...]) -> Image:
 
     out: Image = cv2.warpPerspective(image, h, (shape[1], shape[0]), flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255))
     return out
+
+
+LOOSE_ROUNDS = 3
+"""Refits of a sheet read from two markers (locate.MIN_MARKERS): each finds the patches the last one brought in reach."""
+
+
+def loose(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> tuple[Image, Image] | None:
+    """(homography, warped image) of a sheet warped through two markers only, fitted on its print; None if it does not fit.
+
+    The similarity through two markers has no perspective: the page's print
+    is matched square by square (:func:`printkit.scan.shifts.dense`, anywhere
+    in the square), then patch by patch (:func:`refine`'s patches, up to SEARCH
+    off), and a homography refitted through them each time, with no limit on
+    how far it moves the page, LOOSE_ROUNDS times.
+    None when fewer than MIN_INLIERS patches agree, or the last round still
+    moved the page more than LOCAL_TOL.
+    """
+    from printkit.scan.ink import blank_sheet
+    from printkit.scan.shifts import dense
+
+    blank = blank_sheet(map_id, paper).sharp
+    for k in range(LOOSE_ROUNDS):
+        if k == 0:  # the squares of print first, found anywhere in their square (the marker warp may be 15 pt off)
+            cells = dense(warped, blank)
+            keep = cells.agreeing()
+            pairs = [(float(x + dx), float(y + dy)) for (x, y), (dx, dy) in zip(cells.at[keep], cells.shift[keep])], \
+                [(float(x), float(y)) for x, y in cells.at[keep]]
+        else:
+            pairs = _found(blank, warped, map_id, paper)
+        fix, move = _refit(*pairs, blank.shape, most=float("inf"))
+        if fix is None:
+            return (h, warped) if move else None  # it moved the page under LEAST_MOVE: it fits
+        h = fix @ h
+        warped = _warp(image, h, blank.shape)
+    return (h, warped) if move <= LOCAL_TOL else None
 
 
 LOCAL_TOL = 0.6
@@ -189,6 +225,7 @@ def fit(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> Fit:
     import numpy as np
 
     from printkit.scan.ink import blank_sheet
+    from printkit.scan.shifts import dense
 
     blank = blank_sheet(map_id, paper).sharp
     src, dst = _found(blank, warped, map_id, paper)
@@ -201,44 +238,31 @@ def fit(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> Fit:
     residuals = tuple((x / SCALE, y / SCALE, float(np.hypot(*d)) / SCALE) for (x, y), d in zip(dst, off))
     out = warped if fix is None else _warp(image, better, blank.shape)
     if sum(1 for r in residuals if r[2] > LOCAL_TOL) >= LOCAL_MIN:
-        at, shifts = dense(out, blank)
-        if len(at) >= MIN_INLIERS:
-            bent, valid = _bent(image, better, at, shifts, blank.shape)
+        cells = dense(out, blank)
+        keep = cells.agreeing()
+        if int(keep.sum()) >= MIN_INLIERS:
+            bent, valid = _bent(image, better, cells.at[keep], cells.shift[keep], blank.shape)
             return Fit(better, bent, valid, move, True, residuals)
-    ones = np.ones(image.shape[:2], np.uint8)
-    valid = cv2.warpPerspective(ones, better, (blank.shape[1], blank.shape[0]), flags=cv2.INTER_NEAREST, borderValue=0)
-    return Fit(better, out, valid, move, False, residuals)
+    return Fit(better, out, covered(image.shape, better, blank.shape), move, False, residuals)
 
 
-CELL = 36.0
-"""Points: the side of the squares of print matched one by one on a bent page (phase correlation)."""
-CELL_RESPONSE = 0.15
-"""Least phase-correlation response for a square's shift to count (a square of paper alone tells nothing)."""
-
-
-def dense(warped: Image, blank: Image) -> tuple[Image, Image]:
-    """(centres, shifts), pixels: where the print of each square of CELL (half overlapping) lies off its place."""
+def covered(picture: tuple[int, ...], h: Image, shape: tuple[int, ...]) -> Image:
+    """Pixels (1) of the warped sheet that the picture (its ``picture`` shape) covers through ``h``: the picture's
+    outline carried onto the page and filled (as an all-ones image warped by ``h``, at a fraction of its cost)."""
     import cv2
     import numpy as np
 
-    from printkit.scan.ink import darkest
-
-    side = round(CELL * SCALE)
-    scan = darkest(warped).astype(np.float32)
-    sharp = blank.astype(np.float32)
-    window = cv2.createHanningWindow((side, side), cv2.CV_32F)
-    at, shifts = [], []
-    height, width = sharp.shape
-    for y in range(0, height - side + 1, side // 2):
-        for x in range(0, width - side + 1, side // 2):
-            a = sharp[y:y + side, x:x + side]
-            if float((a < 128).mean()) < 0.01:
-                continue
-            (dx, dy), response = cv2.phaseCorrelate(a, scan[y:y + side, x:x + side], window)
-            if response >= CELL_RESPONSE:
-                at.append((x + side / 2, y + side / 2))
-                shifts.append((dx, dy))
-    return np.array(at, np.float64).reshape(-1, 2), np.array(shifts, np.float64).reshape(-1, 2)
+    rows, cols = picture[:2]
+    corners = np.array([[[0.0, 0.0], [cols - 1.0, 0.0], [cols - 1.0, rows - 1.0], [0.0, rows - 1.0]]], np.float64)
+    ends = np.hstack([corners[0], np.ones((4, 1))]) @ h.T
+    if (ends[:, 2] <= 0).any():  # the picture's outline reaches the horizon: warp the ones the long way
+        ones = np.ones((rows, cols), np.uint8)
+        slow: Image = cv2.warpPerspective(ones, h, (shape[1], shape[0]), flags=cv2.INTER_NEAREST, borderValue=0)
+        return slow
+    out: Image = np.zeros(shape[:2], np.uint8)
+    cv2.fillConvexPoly(out, np.round(cv2.perspectiveTransform(corners, h)[0] * 16).astype(np.int32), 1,
+                       cv2.LINE_8, 4)
+    return out
 
 
 def _bent(image: Image, h: Image, at: Image, off: Image, shape: tuple[int, ...]) -> tuple[Image, Image]:

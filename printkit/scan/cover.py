@@ -21,7 +21,7 @@ if TYPE_CHECKING:
     from printkit.scan.ink import Blank
     from printkit.sheets.fields import Fields
 
-DARK_PAPER = 56.0
+DARK_PAPER = 64.0
 """Local paper brightness (0-255) below which ink cannot be told from paper: a shadow too deep to read."""
 PRINTED = 128
 """Blank-sheet grey (0-255) below which a pixel is printed (a box's outline, a route's dashes)."""
@@ -43,34 +43,55 @@ FAINT_SHARE = 0.08
 """Share of a box's inside holding faint ink that makes a box with too little clear ink unsure."""
 
 
-CELL_TOL = 0.5
+CELL_TOL = 0.8
 """Points: a square of print further than this off its place is out of place (its edges would read as ink)."""
 
 
 @dataclass(frozen=True)
 class Seen:
-    """Per pixel of the warped sheet: in the picture, lit enough, print shown where printed and in its place, faint ink."""
+    """Per pixel of the warped sheet: in the picture, lit enough, print shown where printed and in its place; the
+    light-normalised grey (faint ink is looked for in it box by box, :func:`faint_box`)."""
 
     valid: Image
     lit: Image
     shown: Image
-    faint: Image
+    normal: Image
     bent: bool = False
     """The alignment found the page bent (a fold, a curl): what is left of it is looked for field by field."""
 
 
+STRAIN_TOL = 0.8
+"""Points: neighbouring squares of print whose shifts differ by more than this straddle a fold (the page torn apart
+between them, which no smooth warp follows); both are out of place."""
+
+
+SURE_MATCH = 0.6
+"""Least phase-correlation response for a square of lines one way (``flat``) to be put out of place by its shift
+(a weaker match between parallel lines may be one line off)."""
+
+
 def out_of_place(warped: Image, blank: Blank) -> Image:
-    """Pixels (1) round the squares of print lying more than CELL_TOL off the blank's (see align.dense)."""
+    """Pixels (1) round the squares of print out of place (see :mod:`printkit.scan.shifts`), matched within SEARCH
+    (lines one way: surely, SURE_MATCH): further than CELL_TOL off the blank's, or more than STRAIN_TOL from a
+    neighbour's."""
     import numpy as np
 
-    from printkit.scan.align import CELL, dense
+    from printkit.scan.align import SEARCH
+    from printkit.scan.shifts import CELL, dense
 
     bad = np.zeros(blank.sharp.shape, np.uint8)
-    at, shifts = dense(warped, blank.sharp)
+    cells = dense(warped, blank.sharp, SEARCH)
+    at, shifts, matched = cells.at, cells.measured(), cells.matched & (~cells.flat | (cells.response >= SURE_MATCH))
+    off = (np.hypot(shifts[:, 0], shifts[:, 1]) > CELL_TOL * SCALE) & matched
+    step = round(CELL * SCALE) // 2
+    index = {(round(x), round(y)): i for i, (x, y) in enumerate(at)}
+    for i, (x, y) in enumerate(at):
+        for j in (index.get((round(x) + step, round(y))), index.get((round(x), round(y) + step))):
+            if j is not None and matched[i] and matched[j] and np.hypot(*(shifts[i] - shifts[j])) > STRAIN_TOL * SCALE:
+                off[i] = off[j] = True
     r = round(CELL * SCALE / 4)
-    for (x, y), (dx, dy) in zip(at, shifts):
-        if np.hypot(dx, dy) > CELL_TOL * SCALE:
-            bad[max(0, round(y) - r):round(y) + r, max(0, round(x) - r):round(x) + r] = 1
+    for x, y in at[off]:
+        bad[max(0, round(y) - r):round(y) + r, max(0, round(x) - r):round(x) + r] = 1
     return bad
 
 
@@ -86,10 +107,7 @@ def seen(valid: Image, paper: Image, normal: Image, blank: Blank, misplaced: Ima
     shown = (darkest <= 255.0 - SHOWN * (255.0 - sharp)).astype(np.uint8)
     if misplaced is not None:
         shown[misplaced > 0] = 0
-    soft = cv2.GaussianBlur(normal, (0, 0), FAINT_BLUR)
-    j = 2 * round(FAINT_PAPER * SCALE) + 1
-    faint = cv2.dilate(soft, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (j, j))) - soft > FAINT_MARGIN
-    return Seen(valid.astype(np.uint8), (paper >= DARK_PAPER).astype(np.uint8), shown, faint.astype(np.uint8), bent)
+    return Seen(valid.astype(np.uint8), (paper >= DARK_PAPER).astype(np.uint8), shown, normal, bent)
 
 
 def _printed(blank: Blank, x0: float, y0: float, x1: float, y1: float) -> tuple[slice, slice, Any]:
@@ -146,9 +164,18 @@ def why_route(s: Seen, blank: Blank, route_id: str, fields: Fields) -> str:
 
 
 def faint_box(s: Seen, rect: tuple[float, float, float, float]) -> float:
-    """The share of a box's inside (BOX_INSET in) holding faint ink."""
+    """The share of a box's inside (BOX_INSET in) holding faint ink (FAINT_MARGIN darker than the lightest paper
+    within FAINT_PAPER, through a FAINT_BLUR blur), measured on the box alone (as on the whole page: the window
+    is wider than both filters reach)."""
+    import cv2
+
     x0, y0, x1, y1 = (px(v) for v in (rect[0] + BOX_INSET, rect[1] + BOX_INSET, rect[2] - BOX_INSET, rect[3] - BOX_INSET))
-    inside = s.faint[y0:y1, x0:x1]
+    j = 2 * round(FAINT_PAPER * SCALE) + 1
+    m = j // 2 + 4 * round(FAINT_BLUR) + 2
+    top, left = max(0, y0 - m), max(0, x0 - m)
+    soft = cv2.GaussianBlur(s.normal[top:y1 + m, left:x1 + m], (0, 0), FAINT_BLUR)
+    faint = cv2.dilate(soft, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (j, j))) - soft > FAINT_MARGIN
+    inside = faint[y0 - top:y1 - top, x0 - left:x1 - left]
     return float(inside.mean()) if inside.size else 0.0
 
 

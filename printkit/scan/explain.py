@@ -185,8 +185,10 @@ def route_ink(ink: Image, fields: Fields, routes: Collection[str], drawn: Collec
     """
     import cv2
 
+    if not routes:
+        return {}
     points = route_points(fields, scanned)
-    spread = pen_spread(ink, points, drawn) if routes else {}
+    spread = pen_spread(ink, points, drawn)
     own = min(SHORT_REACH, max(MIN_REACH, max(spread.values()) + SPREAD_MARGIN)) if spread else SHORT_REACH
     reaches = {rid: min(NEIGHBOUR_REACH, far + SPREAD_MARGIN + own) for rid, far in spread.items()}
     away = cv2.distanceTransform((ink == 0).astype("uint8"), cv2.DIST_L2, 5)

@@ -59,6 +59,9 @@ RETRY_BLUR = 1.0
 """Pixels: the Gaussian blur of the second try (a 1-bit copy's ragged marker edges become straight)."""
 OUTLINE_WIDTH = 2400
 """Pixels: the width a sheet found by its outline is warped to before its markers are looked for again."""
+MIN_MARKERS = 2
+"""Least corner markers a sheet is read from. With two (a corner cut off, with its neighbour), the warp is a
+similarity (turn, scale, shift) through their eight corners, and the page's print must then fit it (align.loose)."""
 MIN_SHEET_PX = 1000
 """Pixels: the narrowest a whole sheet may be in the picture (its QR code's modules need that much; docs/scan.md)."""
 
@@ -89,10 +92,46 @@ def _best(found: dict[int, Image]) -> int:
     return max(sum(1 for k in range(4) if first + k in found) for first in identity.PAPER_MARKERS.values())
 
 
+DETECT_PX = 2400
+"""Pixels: a picture larger than this is searched for markers halved until it is not (a whole sheet's markers are
+still some 20 px wide or more), then each marker again in the full picture round where it was found (the same corners as
+a search of the whole picture, in a fraction of its time); the whole picture only when that misses one."""
+
+
+def _shrunk(gray: Image) -> dict[int, Image]:
+    """The markers found in ``gray`` halved (``cv2.pyrDown``) while larger than DETECT_PX, then each looked for
+    again in the full picture round where it was found; {} unless all four are found both times."""
+    import cv2
+    import numpy as np
+
+    small, f = gray, 1
+    while max(small.shape) > DETECT_PX:
+        small, f = cv2.pyrDown(small), f * 2
+    if f == 1:
+        return {}
+    found = _detect(small)
+    if _best(found) < 4:
+        return {}
+    out: dict[int, Image] = {}
+    for k, c in found.items():
+        side = float(np.ptp(c, axis=0).max()) * f
+        x0, y0 = (np.floor(c.min(axis=0) * f - side)).astype(int).clip(0)
+        x1, y1 = (np.ceil(c.max(axis=0) * f + side)).astype(int)
+        again = _detect(gray[y0:y1, x0:x1]).get(k)
+        if again is None:
+            return {}
+        out[k] = again + np.array([x0, y0], np.float32)
+    return out
+
+
 def _markers(gray: Image) -> dict[int, Image]:
-    """The markers found in ``gray``: as it is, then blurred by RETRY_BLUR, then on the sheet found by its outline."""
+    """The markers found in ``gray``: shrunk (:func:`_shrunk`), as it is, blurred by RETRY_BLUR, then on the sheet
+    found by its outline."""
     import cv2
 
+    found = _shrunk(gray)
+    if found:
+        return found
     found = _detect(gray)
     if _best(found) == 4:
         return found
@@ -168,10 +207,10 @@ def _width_px(found: dict[int, Image], gray: Image) -> float | None:
 
 
 def _paper(found: dict[int, Image], where: PageSource, gray: Image | None = None) -> str:
-    """The paper the markers tell (at least three of its four markers), else a ScanError saying what was wrong."""
+    """The paper the markers tell (at least MIN_MARKERS of its four), else a ScanError saying what was wrong."""
     counts = {paper: sum(1 for k in range(4) if first + k in found) for paper, first in identity.PAPER_MARKERS.items()}
     paper, best = max(counts.items(), key=lambda kv: kv[1])
-    if best < 3:
+    if best < MIN_MARKERS:
         seen = f"found {best} of its 4 corner markers"
         width = _width_px(found, gray) if gray is not None else None
         if width is not None and width < MIN_SHEET_PX:
@@ -202,7 +241,12 @@ def warp(image: Image, where: PageSource) -> tuple[str, Image, Image, int]:
         if marker_id in found:
             src += list(found[marker_id])
             dst += [_at(x0, y0), _at(x1, y0), _at(x1, y1), _at(x0, y1)]
-    h, _ = cv2.findHomography(np.array(src, dtype=np.float32), np.array(dst, dtype=np.float32))
+    pts, to = np.array(src, dtype=np.float32), np.array(dst, dtype=np.float32)
+    if len(src) > 8:
+        h, _ = cv2.findHomography(pts, to)
+    else:  # two markers: a turn, a scale and a shift through their corners; the page's print does the rest (align)
+        affine, _ = cv2.estimateAffinePartial2D(pts, to)
+        h = None if affine is None else np.vstack([affine, [0.0, 0.0, 1.0]])
     if h is None:
         raise ScanError(f"{where}: the corner markers do not frame a sheet")
     size = (round(width * SCALE), round(height * SCALE))
@@ -236,6 +280,9 @@ QR_SIDES = (25, 29, 33, 37)
 """Modules across the sheet's QR code, by version (2-5): a sheet's payload needs version 2 or 3."""
 QR_QUIET = 4
 """Modules of quiet zone drawn round a QR code rebuilt from its samples."""
+QR_NUDGES = ((0.0, 0.0), *((dx, dy) for dx in (-0.3, 0.0, 0.3) for dy in (-0.3, 0.0, 0.3) if dx or dy))
+"""Points: where the module grid is sampled, round the marker warp's place (a 1-bit copy's markers, ragged, put
+it a quarter of a module off; each nudge is tried only when the one before read nothing)."""
 
 
 def _sampled_qr(image: Image, h: Image, box: tuple[float, float, float, float]) -> str:
@@ -281,18 +328,24 @@ def sheet_width_px(h: Image, width: float) -> float:
     return float(np.hypot(*(a - b)))
 
 
-def read_qr(image: Image, h: Image, width: float, where: PageSource) -> Identity:
-    """The sheet's identity from its QR code (warped straight from the image, finely), else a ScanError."""
+QR_PAD = 8.0
+"""Points of page round the QR code warped with it; LOOSE_QR_PAD on a sheet warped through two markers only."""
+LOOSE_QR_PAD = 40.0
+
+
+def read_qr(image: Image, h: Image, width: float, where: PageSource, pad: float = QR_PAD) -> Identity:
+    """The sheet's identity from its QR code (warped straight from the image, finely, with ``pad`` points round
+    it), else a ScanError."""
     import cv2
     import numpy as np
 
     x0, y0, x1, y1 = identity.qr_box(width)
-    pad = 8.0
     f = QR_SCALE / SCALE
     shift = np.array([[f, 0, -(x0 - pad) * QR_SCALE], [0, f, -(y0 - pad) * QR_SCALE], [0, 0, 1]])
     side = round((x1 - x0 + 2 * pad) * QR_SCALE)
     crop = cv2.warpPerspective(image, shift @ h, (side, side), flags=cv2.INTER_CUBIC, borderValue=(255, 255, 255))
-    text = _decode_qr(crop) or _sampled_qr(image, h, (x0, y0, x1, y1))
+    text = _decode_qr(crop) or next((t for t in (_sampled_qr(image, h, (x0 + dx, y0 + dy, x1 + dx, y1 + dy))
+                                                 for dx, dy in QR_NUDGES) if t), "")
     if not text:
         wide = sheet_width_px(h, width)
         low = f"; the sheet is only {wide:.0f} px wide in the picture, the code needs about {MIN_SHEET_PX}" \
@@ -308,7 +361,7 @@ def read_qr(image: Image, h: Image, width: float, where: PageSource) -> Identity
 def locate(image: Image, where: PageSource) -> Located:
     """Find the sheet in ``image``: markers, warp, QR code; a ScanError naming ``where`` if it cannot."""
     paper, h, warped, markers = warp(image, where)
-    ident = read_qr(image, h, PAPER_SIZES[paper][0], where)
+    ident = read_qr(image, h, PAPER_SIZES[paper][0], where, QR_PAD if markers > MIN_MARKERS else LOOSE_QR_PAD)
     if ident.paper != paper:
         raise ScanError(f"{where}: the QR code says {ident.paper} paper but the corner markers say {paper}")
     return Located(ident, warped, markers, h)

@@ -73,7 +73,7 @@ def load_sheet_map(ident: Identity, where: PageSource) -> GameMap:
 
 def read_sheet(image: Image, where: PageSource) -> SheetRead:
     """Read one page; a ScanError (naming ``where``) if it holds no readable sheet of this version."""
-    from printkit.scan.align import LOCAL_TOL, MIN_INLIERS, fit
+    from printkit.scan.align import LOCAL_TOL, MIN_INLIERS, fit, loose
     from printkit.scan.cover import out_of_place, seen
     from printkit.scan.ink import blank_sheet, ink_of, light
     from printkit.scan.locate import locate
@@ -82,7 +82,14 @@ def read_sheet(image: Image, where: PageSource) -> SheetRead:
     m = load_sheet_map(found.ident, where)
     blank = blank_sheet(m.id, found.ident.paper)
     check_layout(found.ident, blank.fields, where)
-    fitted = fit(image, found.h, found.warped, m.id, found.ident.paper)
+    h, warped = found.h, found.warped
+    if found.markers < 3:  # a corner cut off with its neighbour: the print must fit the two markers left
+        fits = loose(image, h, warped, m.id, found.ident.paper)
+        if fits is None:
+            raise ScanError(f"{where}: only {found.markers} of the sheet's 4 corner markers are in the picture, and its "
+                            "print does not fit them (are all four corners in the picture?)")
+        h, warped = fits
+    fitted = fit(image, h, warped, m.id, found.ident.paper)
     paper, normal = light(fitted.warped)
     bent = fitted.local or is_bent(fitted.residuals, LOCAL_TOL) or len(fitted.residuals) < MIN_INLIERS
     shows = seen(fitted.valid, paper, normal, blank, out_of_place(fitted.warped, blank) if bent else None, bent)
@@ -171,8 +178,15 @@ def check_sheet(sheet: SheetRead, evidence: Mapping[str, RouteInk], starred: fro
     from printkit.scan.trail import trail
 
     touched = {c for rid, r in sheet.routes.items() if r.on for c in _edge(sheet, rid)} | starred
+    doubtful = {rid for rid, r in sheet.routes.items() if not r.certain and r.measure != UNREADABLE}
+    while True:  # a route in doubt may carry the trail on: an unreadable route at its far end is in doubt too
+        reach = touched | {c for rid in doubtful for c in _edge(sheet, rid)}
+        more = {rid for rid, r in sheet.routes.items() if not r.certain and reach & set(_edge(sheet, rid))}
+        if more <= doubtful:
+            break
+        doubtful |= more
     unsure = {rid: None if r.measure == UNREADABLE or r.hidden else r.on for rid, r in sheet.routes.items()
-              if not r.certain and (r.measure != UNREADABLE or touched & set(_edge(sheet, rid)))}
+              if rid in doubtful}
     _settle(sheet, {rid: lean for rid, lean in unsure.items() if not sheet.routes[rid].why}, evidence, starred)
     for rid in unsure:
         if sheet.routes[rid].certain:
