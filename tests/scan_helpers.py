@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 from functools import lru_cache
+from pathlib import Path
 from typing import Any
 
 import scan_simulate as sim
@@ -14,7 +15,9 @@ from printkit.backends.png import render_png_page
 from printkit.layout.primitives import Document
 from printkit.loading.maps import load_map
 from printkit.loading.records.atw import player_table
+from printkit.scan.images import PageSource, decode_image
 from printkit.scan.read import ROUTE_REACH, route_samples, seg_dist
+from printkit.scan.sheet import SheetRead, read_sheet
 from printkit.sheets.fields import Fields
 
 DPI = 150
@@ -104,3 +107,17 @@ def pack_photo(map_id: str, paper: str, names: tuple[str, ...], index: int, fill
     image = raw_image(*pack_pages(map_id, paper, names, shot.dpi)[index])
     sim.fill(image, shot.dpi / 72, sheets(map_id, paper, names)[1], filled, sim.Pen("black", 0.5, 0.6), random.Random(seed))
     return capture(image, shot.dpi, shot, random.Random(seed + 1))
+
+
+def read(data: bytes) -> SheetRead:
+    """A photo's sheet as ``printkit scan`` reads it."""
+    image = decode_image(data)
+    assert image is not None
+    return read_sheet(image, PageSource(Path("photo.jpg")))
+
+
+def wrong_but_sure(s: SheetRead, filled: sim.Filled) -> list[str]:
+    """The boxes and routes read sure of themselves, and wrong."""
+    boxes = [b for b, r in s.boxes.items() if r.certain and r.on != (b in filled.boxes)]
+    routes = [rid for rid, r in s.routes.items() if r.certain and r.on != (rid in filled.routes)]
+    return boxes + routes

@@ -3,27 +3,12 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 
 import scan_simulate as sim
 from scan_degrade import Capture
-from scan_helpers import photo, sheets
+from scan_helpers import photo, read, sheets, wrong_but_sure
 
-from printkit.scan.images import PageSource, decode_image
-from printkit.scan.sheet import SheetRead, marks_of, read_sheet
-
-
-def read(data: bytes) -> SheetRead:
-    image = decode_image(data)
-    assert image is not None
-    return read_sheet(image, PageSource(Path("photo.jpg")))
-
-
-def wrong_but_sure(s: SheetRead, filled: sim.Filled) -> list[str]:
-    """The boxes and routes read sure of themselves, and wrong."""
-    boxes = [b for b, r in s.boxes.items() if r.certain and r.on != (b in filled.boxes)]
-    routes = [rid for rid, r in s.routes.items() if r.certain and r.on != (rid in filled.routes)]
-    return boxes + routes
+from printkit.scan.sheet import marks_of
 
 
 def crease_through(map_id: str, paper: str, box: str) -> float:
