@@ -36,7 +36,11 @@ def _digest(image: Image) -> str:
     """The digest of a page's pixels (its size included)."""
     import hashlib
 
-    return hashlib.sha256(repr(image.shape).encode() + image.tobytes()).hexdigest()
+    import numpy as np
+
+    digest = hashlib.sha256(repr(image.shape).encode())
+    digest.update(np.ascontiguousarray(image).data.cast("B"))  # the pixels' bytes, not copied again
+    return digest.hexdigest()
 
 
 def _read_page(image: Image, where: PageSource) -> SheetRead:
