@@ -52,6 +52,16 @@ def write_ins(fields: Fields) -> list[tuple[str, Rect4]]:
     return [(b.id, b.rect) for b in fields.boxes if b.id.startswith(WRITE_INS)]
 
 
+_TIPS = {
+    "finished_turn": "Trip finished on turn {n}",
+    "iconic": "Iconic cities visited: box {n}",
+    "visited": "Cities visited in {What}: box {n}",
+    "regions": "Region: {What}",
+    "first_rare": "Marked first: {what}",
+}
+"""Tooltips by a field id's first part: ``n`` its box number, ``what`` the rest in words (``What`` titled)."""
+
+
 def _words(key: str, title: bool = False) -> str:
     words = key.replace("-", " ").replace("_", " ")
     return words.title() if title else words
@@ -67,16 +77,8 @@ def tooltip(box_id: str) -> str:
         what, n = rest, ""
     if head == "score":
         return f"Points: {_POINTS.get(rest, _words(rest))}"
-    if head == "finished_turn":
-        return f"Trip finished on turn {n}"
-    if head == "iconic":
-        return f"Iconic cities visited: box {n}"
-    if head == "visited":
-        return f"Cities visited in {_words(what, title=True)}: box {n}"
-    if head == "regions":
-        return f"Region: {_words(what, title=True)}"
-    if head == "first_rare":
-        return f"Marked first: {_words(what)}"
+    if head in _TIPS:
+        return _TIPS[head].format(n=n, what=_words(what), What=_words(what, title=True))
     return f"{_SECTIONS.get(head, _words(head, title=True))}: {_words(what)}" + (f", box {n}" if n else "")
 
 
