@@ -47,18 +47,26 @@ def _summaries(conn: sqlite3.Connection, rows: Iterable[tuple[str, str, str, str
     return found
 
 
+def _where(filters: Iterable[tuple[str, str | None]]) -> tuple[str, list[str]]:
+    """The SQL condition of the filters given (a clause with one ``?`` each, skipped when its value is None)."""
+    given = [(clause, value) for clause, value in filters if value is not None]
+    return " AND ".join(["1", *(clause for clause, _ in given)]), [value for _, value in given]
+
+
+def _summary(conn: sqlite3.Connection, game_id: str) -> Summary:
+    """The summary of the recorded game ``game_id`` (a full id)."""
+    row = conn.execute("SELECT id, game, map, mode, played_at FROM games WHERE id = ?", (game_id,)).fetchone()
+    return _summaries(conn, [row])[0]
+
+
 def games(map: str | None = None, player: str | None = None, db: FilePath | None = None) -> list[Summary]:
     """Every recorded game, newest first; only those on ``map``, or with ``player`` (both ignoring case)."""
-    where, args = ["1"], []
-    if map is not None:
-        where.append("lower(g.map) = lower(?)")
-        args.append(map)
-    if player is not None:
-        where.append("EXISTS (SELECT 1 FROM players p WHERE p.game_id = g.id AND p.name_key = ?)")
-        args.append(name_key(player))
+    where, args = _where([("lower(g.map) = lower(?)", map),
+                          ("EXISTS (SELECT 1 FROM players p WHERE p.game_id = g.id AND p.name_key = ?)",
+                           None if player is None else name_key(player))])
     with connect(db) as conn:
         rows = conn.execute("SELECT g.id, g.game, g.map, g.mode, g.played_at FROM games g "
-                            f"WHERE {' AND '.join(where)} ORDER BY g.played_at DESC, g.rowid DESC", args).fetchall()
+                            f"WHERE {where} ORDER BY g.played_at DESC, g.rowid DESC", args).fetchall()
         return _summaries(conn, rows)
 
 
@@ -86,9 +94,8 @@ def show(game_id: str, db: FilePath | None = None) -> Recorded:
     """The recorded game ``game_id`` (or the one whose id begins with it): summary, explanation, score JSON."""
     with connect(db) as conn:
         full = _resolve(conn, game_id)
-        row = conn.execute("SELECT id, game, map, mode, played_at FROM games WHERE id = ?", (full,)).fetchone()
         explanation, score = conn.execute("SELECT explanation, score FROM games WHERE id = ?", (full,)).fetchone()
-        summary = _summaries(conn, [row])[0]
+        summary = _summary(conn, full)
     loaded: dict[str, Any] = json.loads(score)
     return Recorded(summary, explanation, loaded)
 
@@ -97,8 +104,7 @@ def forget(game_id: str, db: FilePath | None = None) -> Summary:
     """Remove the recorded game ``game_id`` (or the one whose id begins with it); the game forgotten."""
     with connect(db) as conn, transaction(conn):
         full = _resolve(conn, game_id)
-        row = conn.execute("SELECT id, game, map, mode, played_at FROM games WHERE id = ?", (full,)).fetchone()
-        summary = _summaries(conn, [row])[0]
+        summary = _summary(conn, full)
         conn.execute("DELETE FROM players WHERE game_id = ?", (full,))
         conn.execute("DELETE FROM games WHERE id = ?", (full,))
     return summary
@@ -113,19 +119,13 @@ def bests(map: str | None = None, mode: str | None = None, db: FilePath | None =
     Sorted by map and mode, then most wins, best average, name; a player is
     named as in their newest game.
     """
-    where, args = ["1"], []
-    if map is not None:
-        where.append("lower(g.map) = lower(?)")
-        args.append(map)
-    if mode is not None:
-        where.append("lower(g.mode) = lower(?)")
-        args.append(mode)
+    where, args = _where([("lower(g.map) = lower(?)", map), ("lower(g.mode) = lower(?)", mode)])
     with connect(db) as conn:
         rows = conn.execute(
             "SELECT p.name_key, g.map, g.mode, count(*), sum(p.won), max(p.total), avg(p.total), "
             "(SELECT q.name FROM players q JOIN games h ON h.id = q.game_id WHERE q.name_key = p.name_key "
             " AND h.map = g.map AND h.mode = g.mode ORDER BY h.played_at DESC, h.rowid DESC LIMIT 1) "
-            f"FROM players p JOIN games g ON g.id = p.game_id WHERE {' AND '.join(where)} "
+            f"FROM players p JOIN games g ON g.id = p.game_id WHERE {where} "
             "GROUP BY p.name_key, g.map, g.mode", args).fetchall()
     found = [Best(name, map_id, game_mode, count, wins, best, round(average, AVERAGE_DIGITS))
              for _, map_id, game_mode, count, wins, best, average, name in rows]
