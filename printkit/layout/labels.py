@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable
 
 from printkit.layout import fonts
@@ -61,37 +60,13 @@ class LabelPlacer:
             return False
         return not any(segment_hits(box, x1, y1, x2, y2, pad) for x1, y1, x2, y2, pad in self.lines)
 
-    def place_near(
-        self, value: str, cx: float, cy: float, reach: float, size: float = SMALL_SIZE,
-        weight: FontWeight = "regular", fill: str = INK,
-    ) -> Text | None:
-        """A label centred as near (cx, cy) as it can be, within ``reach``, clear of soft obstacles too.
-
-        Rings of 16 positions every 4 points out from the point; when none is
-        clear, :meth:`place` (which may cross a soft obstacle) decides.
-        """
-        asc, desc = fonts.ascent(size, weight), fonts.descent(size, weight)
-        mid = (asc - desc) / 2
-        half = fonts.text_width(value, size, weight) / 2 + self.gap + 2
-        near = Box(cx - reach - half, cy - reach - asc - self.gap - 2, 2 * (reach + half),
-                   2 * reach + asc + desc + 2 * self.gap + 4)
-        # only what the search can reach is checked (a sheet has hundreds of obstacles)
-        local = LabelPlacer(self.area, [o for o in self.obstacles if o.intersects(near)], self.gap)
-        local.soft = [o for o in self.soft if o.intersects(near)]
-        local.lines = [ln for ln in self.lines if segment_hits(near, ln[0], ln[1], ln[2], ln[3], ln[4])]
-        d = 0.0
-        while d <= reach:
-            ring = 1 if d == 0 else 16
-            for k in range(ring):
-                a = 2 * math.pi * k / ring
-                candidate = text(cx + d * math.cos(a), cy + mid + d * math.sin(a), value, size, weight,
-                                 "middle", fill)
-                box = text_box(candidate)
-                if local.free(box, soft=True):
-                    self.block(box)
-                    return candidate
-            d += 4.0
-        return self.place(value, cx, cy, 0.0, size, weight, fill)
+    def near(self, box: Box) -> LabelPlacer:
+        """A placer holding only what lies near ``box`` (a sheet has hundreds of obstacles and route pieces):
+        the same answers as this one for labels at least ``gap`` inside it, found faster."""
+        local = LabelPlacer(self.area, [o for o in self.obstacles if o.intersects(box)], self.gap)
+        local.soft = [o for o in self.soft if o.intersects(box)]
+        local.lines = [ln for ln in self.lines if segment_hits(box, ln[0], ln[1], ln[2], ln[3], ln[4])]
+        return local
 
     def place(
         self, value: str, cx: float, cy: float, clearance: float, size: float = SMALL_SIZE,

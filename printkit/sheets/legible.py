@@ -17,8 +17,9 @@ reads only the sheet's :class:`~printkit.sheets.fields.Fields`:
 from __future__ import annotations
 
 import math
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 
+from printkit.layout.rings import depth, inside
 from printkit.sheets.fields import Fields, Pt, Rect4, RouteField
 from printkit.sheets.routeshape import ANGLE, ANGLE_AT, NEAR_CIRCLE, apart, crossing, direction
 
@@ -149,33 +150,20 @@ def owned(f: Fields) -> list[Found]:
     return out
 
 
-def _inside(p: Pt, poly: Sequence[Pt]) -> bool:
-    """Whether ``p`` lies inside the closed polygon (even-odd rule)."""
-    hit = False
-    for (x0, y0), (x1, y1) in zip(poly, (*poly[1:], poly[0])):
-        if (y0 > p[1]) != (y1 > p[1]) and p[0] < x0 + (p[1] - y0) * (x1 - x0) / (y1 - y0):
-            hit = not hit
-    return hit
-
-
-def _edge_distance(p: Pt, poly: Sequence[Pt]) -> float:
-    return min(_seg_dist(p, a, b) for a, b in zip(poly, (*poly[1:], poly[0])))
-
-
 def regions(f: Fields) -> list[Found]:
     """Regions whose area does not hold exactly their cities (each circle wholly inside), or not their name."""
     out: list[Found] = []
     where = {c: g.id for g in f.regions for c in g.cities}
     for g in f.regions:
         for c in f.cities:
-            there = _inside(c.center, g.area)
-            if where.get(c.id) == g.id and (not there or _edge_distance(c.center, g.area) < c.radius + 1 - EPS):
+            there = inside(c.center, g.area)
+            if where.get(c.id) == g.id and (not there or depth(c.center, g.area) < c.radius + 1 - EPS):
                 out.append(((c.id,), f"the city's circle is not wholly inside the area of its region {g.name}",
                             MOVE))
             elif where.get(c.id) not in (None, g.id) and there:
                 out.append(((c.id,), f"the city lies inside the area of another region, {g.name}", MOVE))
         x0, y0, x1, y1 = g.label
-        if not all(_inside(p, g.area) for p in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))):
+        if not all(inside(p, g.area) for p in ((x0, y0), (x1, y0), (x0, y1), (x1, y1))):
             out.append(((), f"the name of region {g.name} is not inside its area", MOVE))
     return out
 

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from printkit.layout import fonts
-from printkit.layout.boxes import Box, segment_hits, text_box
+from printkit.layout.boxes import Box, text_box
 from printkit.layout.common import text
 from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import Item, Path, PathCommand, Style, Text
@@ -24,6 +24,7 @@ from printkit.layout.regions import Area, region_areas
 from printkit.layout.rings import depth, inside
 from printkit.model.maps import GameMap
 from printkit.sheets.fields import Pt, Rect4, RegionField
+from printkit.sheets.mapfit import corners
 
 HUES: tuple[tuple[str, str, str], ...] = (
     ("#d4e3f5", "#3f6ea3", "#23446b"),  # blue
@@ -103,19 +104,16 @@ def _spots(area: Area, centre: Pt, least: float) -> list[Pt]:
     return [*area.spots, *(p for _, p in sorted(out))]
 
 
-def _local(placer: LabelPlacer, poly: Sequence[Pt]) -> LabelPlacer:
-    """A placer holding only what lies near the area (a sheet has hundreds of obstacles and route pieces)."""
-    xs, ys = [p[0] for p in poly], [p[1] for p in poly]
-    near = Box(min(xs) - 2, min(ys) - 2, max(xs) - min(xs) + 4, max(ys) - min(ys) + 4)
-    local = LabelPlacer(placer.area, [o for o in placer.obstacles if o.intersects(near)], placer.gap)
-    local.soft = [o for o in placer.soft if o.intersects(near)]
-    local.lines = [ln for ln in placer.lines if segment_hits(near, *ln)]
-    return local
+def _centre(m: GameMap, region: str, points: dict[str, Pt]) -> Pt:
+    """The centroid of the region's cities."""
+    own = [points[c.id] for c in m.region_cities(region)]
+    return sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own)
 
 
 def _clear(label: str, area: Area, centre: Pt, placer: LabelPlacer, soft: bool) -> tuple[list[Text], Box] | None:
     """The name inside the area nearest ``centre`` clear of tags (and of routes, ``soft``), one line or two."""
-    local = _local(placer, area.polygon)
+    xs, ys = [p[0] for p in area.polygon], [p[1] for p in area.polygon]
+    local = placer.near(Box(min(xs), min(ys), max(xs) - min(xs), max(ys) - min(ys)).grow(2))
     spots = _spots(area, centre, NAME_SIZE * 0.6 + INSIDE)
     for lines in _ways(label):
         for cx, cy in spots:
@@ -130,10 +128,8 @@ def _named(m: GameMap, areas: dict[str, Area], points: dict[str, Pt],
     """Each region's name, where one fits in its area clear of routes and tags (None where none does)."""
     out: dict[str, tuple[list[Text], Box] | None] = {}
     for region in m.regions:
-        own = [points[c.id] for c in m.region_cities(region.id)]
-        if region.id in areas and own:
-            centre = (sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own))
-            out[region.id] = _clear(region.name.upper(), areas[region.id], centre, placer, True)
+        if region.id in areas:
+            out[region.id] = _clear(region.name.upper(), areas[region.id], _centre(m, region.id, points), placer, True)
     return out
 
 
@@ -153,10 +149,6 @@ def _fitted(m: GameMap, points: dict[str, Pt], box: Box, insets: Sequence[Rect4]
             break
     assert best is not None
     return best[1], best[2]
-
-
-def _rect(b: Box) -> Rect4:
-    return (b.x, b.y, b.right, b.bottom)
 
 
 def map_regions(m: GameMap, points: dict[str, Pt], box: Box, insets: Sequence[Rect4],
@@ -181,7 +173,7 @@ def map_regions(m: GameMap, points: dict[str, Pt], box: Box, insets: Sequence[Re
         placer.block(where)
         names += [t._replace(fill=ink) for t in texts]
         ids = tuple(c.id for c in m.region_cities(region.id))
-        fields.append(RegionField(region.id, region.name, ids, area.polygon, _rect(where)))
+        fields.append(RegionField(region.id, region.name, ids, area.polygon, corners(where)))
     return Regions(drawn, names, fields)
 
 
@@ -189,9 +181,7 @@ def _fallback(label: str, area: Area, points: dict[str, Pt], m: GameMap, region:
               placer: LabelPlacer) -> tuple[list[Text], Box]:
     """A name no spot holds clear of the routes: clear of tags (it then lies under the routes), else the deepest
     spot (the layout check reads it)."""
-    own = [points[c.id] for c in m.region_cities(region)]
-    centre = (sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own))
-    found = _clear(label, area, centre, placer, False)
+    found = _clear(label, area, _centre(m, region, points), placer, False)
     if found is not None:
         return found
     return _lines_at(*(area.spots[0] if area.spots else area.polygon[0]), _ways(label)[-1], "")
