@@ -2,8 +2,7 @@
 
 from __future__ import annotations
 
-from printkit.scan.align import LOCAL_TOL
-from printkit.scan.sheet import is_bent
+from printkit.scan.align import LOCAL_TOL, is_bent
 
 FLAT = [(100.0 + 20 * k, 200.0, 0.1 + 0.01 * k) for k in range(20)]
 

@@ -9,6 +9,8 @@ from typing import TYPE_CHECKING, Any
 from printkit.scan.locate import SCALE
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
     from printkit.scan.images import Image
 
 PATCH = 40.0
@@ -210,6 +212,19 @@ class Fit:
     move: float
     local: bool
     residuals: tuple[tuple[float, float, float], ...]
+
+    @property
+    def bent(self) -> bool:
+        """Whether the page is bent (what is left of it is looked for field by field): warped piece by piece, too
+        few patches matched, or patches off their place (:func:`is_bent`)."""
+        return self.local or is_bent(self.residuals, LOCAL_TOL) or len(self.residuals) < MIN_INLIERS
+
+
+def is_bent(residuals: Sequence[tuple[float, float, float]], tol: float) -> bool:
+    """Whether the patches' residuals after the fit show a fold or curl: two patches over ``tol`` (points), or one
+    over twice it; one patch a hair over is the print's own wobble (a 0.71 pt patch on a flat US sheet)."""
+    off = [r[2] for r in residuals if r[2] > tol]
+    return len(off) > 1 or any(v > 2 * tol for v in off)
 
 
 def fit(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> Fit:

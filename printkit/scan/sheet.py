@@ -10,7 +10,7 @@ from printkit.scan.images import PageSource, ScanError
 from printkit.scan.read import Read
 
 if TYPE_CHECKING:
-    from collections.abc import Mapping, Sequence
+    from collections.abc import Mapping
 
     from printkit.scan.cover import Seen
     from printkit.scan.explain import RouteInk
@@ -73,7 +73,7 @@ def load_sheet_map(ident: Identity, where: PageSource) -> GameMap:
 
 def read_sheet(image: Image, where: PageSource) -> SheetRead:
     """Read one page; a ScanError (naming ``where``) if it holds no readable sheet of this version."""
-    from printkit.scan.align import LOCAL_TOL, MIN_INLIERS, fit, loose
+    from printkit.scan.align import fit, loose
     from printkit.scan.cover import out_of_place, seen
     from printkit.scan.ink import blank_sheet, ink_of, light
     from printkit.scan.locate import locate
@@ -91,16 +91,9 @@ def read_sheet(image: Image, where: PageSource) -> SheetRead:
         h, warped = fits
     fitted = fit(image, h, warped, m.id, found.ident.paper)
     paper, normal = light(fitted.warped)
-    bent = fitted.local or is_bent(fitted.residuals, LOCAL_TOL) or len(fitted.residuals) < MIN_INLIERS
+    bent = fitted.bent
     shows = seen(fitted.valid, paper, normal, blank, out_of_place(fitted.warped, blank) if bent else None, bent)
     return read_ink(ink_of(normal, blank), blank.fields, where, found.ident, m, fitted.warped, shows=shows)
-
-
-def is_bent(residuals: Sequence[tuple[float, float, float]], tol: float) -> bool:
-    """Whether the patches' residuals after the fit show a fold or curl: two patches over ``tol`` (points), or one
-    over twice it; one patch a hair over is the print's own wobble (a 0.71 pt patch on a flat US sheet)."""
-    off = [r[2] for r in residuals if r[2] > tol]
-    return len(off) > 1 or any(v > 2 * tol for v in off)
 
 
 def check_layout(ident: Identity, fields: Fields, where: PageSource) -> None:
