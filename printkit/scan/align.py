@@ -9,7 +9,7 @@ from typing import TYPE_CHECKING, Any
 from printkit.scan.locate import SCALE
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from printkit.scan.images import Image
 
@@ -43,14 +43,24 @@ def _weakest(sums: list[Image], x: int, y: int, side: int) -> float:
 
 @lru_cache(maxsize=16)
 def patches(map_id: str, paper: str) -> tuple[tuple[int, int], ...]:
-    """Top-left pixels of the patches matched on one blank sheet: its four corners, the best-printed square per cell."""
+    """Top-left pixels of the patches matched on one blank sheet: its four corners, the best-printed square per cell
+    (kept in the disk cache under the blank sheet's pixels)."""
+    from printkit import cache
+    from printkit.scan.ink import blank_sheet
+
+    sharp = blank_sheet(map_id, paper).sharp
+    kind: type[tuple[tuple[int, int], ...]] = tuple[tuple[int, int], ...]
+    return cache.remembered("scan-patches", (repr(sharp.shape), sharp.tobytes()), kind, lambda: _patches(sharp))
+
+
+def _patches(sharp: Image) -> tuple[tuple[int, int], ...]:
+    """The patches of :func:`patches`, picked on the blank sheet ``sharp``."""
     import cv2
     import numpy as np
 
-    from printkit.scan.ink import blank_sheet
     from printkit.sheets import identity
 
-    gray = blank_sheet(map_id, paper).sharp.astype(np.float32) / 255.0
+    gray = sharp.astype(np.float32) / 255.0
     gx, gy = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
     sums = [cv2.integral(g) for g in (gx * gx, gx * gy, gy * gy)]
     side, margin = round(PATCH * SCALE), round(SEARCH * SCALE) + 1
@@ -74,7 +84,27 @@ def patches(map_id: str, paper: str) -> tuple[tuple[int, int], ...]:
     return tuple(out)
 
 
-def _shift(blank: Image, warped: Image, x: int, y: int) -> tuple[float, float] | None:
+def crops_of(warped: Image) -> Callable[[int, int, int, int], Image]:
+    """Windows of a scan already warped onto the page."""
+    return lambda x0, y0, x1, y1: warped[y0:y1, x0:x1]
+
+
+def warped_crops(image: Image, h: Image) -> Callable[[int, int, int, int], Image]:
+    """Windows of ``image`` warped onto the page by ``h``, each warped on its own (the same pixels as a window of
+    the whole page warped, for a fraction of its cost when only patches are looked at)."""
+    import cv2
+    import numpy as np
+
+    def crop(x0: int, y0: int, x1: int, y1: int) -> Image:
+        shift = np.array([[1.0, 0.0, -x0], [0.0, 1.0, -y0], [0.0, 0.0, 1.0]])
+        out: Image = cv2.warpPerspective(image, shift @ h, (x1 - x0, y1 - y0), flags=cv2.INTER_LINEAR,
+                                         borderValue=(255, 255, 255))
+        return out
+
+    return crop
+
+
+def _shift(blank: Image, crop: Callable[[int, int, int, int], Image], x: int, y: int) -> tuple[float, float] | None:
     """How far (pixels) the print of the patch at (x, y) lies off its place in the warped scan, or None if not found."""
     import cv2
     import numpy as np
@@ -83,8 +113,7 @@ def _shift(blank: Image, warped: Image, x: int, y: int) -> tuple[float, float] |
 
     side, m = round(PATCH * SCALE), round(SEARCH * SCALE)
     t = blank[y:y + side, x:x + side].astype(np.float32)
-    crop = warped[y - m:y + side + m, x - m:x + side + m]
-    s = darkest(crop).astype(np.float32)
+    s = darkest(crop(x - m, y - m, x + side + m, y + side + m)).astype(np.float32)
     w = np.array([[1, 0, m], [0, 1, m]], dtype=np.float32)
     criteria = (cv2.TERM_CRITERIA_COUNT | cv2.TERM_CRITERIA_EPS, ITERATIONS, 1e-3)
     everywhere: Any = None  # no mask
@@ -98,12 +127,13 @@ def _shift(blank: Image, warped: Image, x: int, y: int) -> tuple[float, float] |
     return dx, dy
 
 
-def _found(blank: Image, warped: Image, map_id: str, paper: str) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
+def _found(blank: Image, crop: Callable[[int, int, int, int], Image], map_id: str,
+           paper: str) -> tuple[list[tuple[float, float]], list[tuple[float, float]]]:
     """(where each patch's print was found in the warped scan, where it belongs): pixel centres, matched patches only."""
     half = PATCH * SCALE / 2
     src, dst = [], []
     for x, y in patches(map_id, paper):
-        found = _shift(blank, warped, x, y)
+        found = _shift(blank, crop, x, y)
         if found is not None:
             src.append((x + half + found[0], y + half + found[1]))
             dst.append((x + half, y + half))
@@ -141,7 +171,7 @@ def refine(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> tu
     from printkit.scan.ink import blank_sheet
 
     blank = blank_sheet(map_id, paper).sharp
-    fix, move = _refit(*_found(blank, warped, map_id, paper), blank.shape)
+    fix, move = _refit(*_found(blank, crops_of(warped), map_id, paper), blank.shape)
     if fix is None:
         return h, warped, 0.0
     return fix @ h, _warp(image, fix @ h, blank.shape), move
@@ -181,7 +211,7 @@ def loose(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> tup
             pairs = [(float(x + dx), float(y + dy)) for (x, y), (dx, dy) in zip(cells.at[keep], cells.shift[keep])], \
                 [(float(x), float(y)) for x, y in cells.at[keep]]
         else:
-            pairs = _found(blank, warped, map_id, paper)
+            pairs = _found(blank, crops_of(warped), map_id, paper)
         fix, move = _refit(*pairs, blank.shape, most=float("inf"))
         if fix is None:
             return (h, warped) if move else None  # it moved the page under LEAST_MOVE: it fits
@@ -227,8 +257,11 @@ def is_bent(residuals: Sequence[tuple[float, float, float]], tol: float) -> bool
     return len(off) > 1 or any(v > 2 * tol for v in off)
 
 
-def fit(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> Fit:
+def fit(image: Image, h: Image, warped: Image | None, map_id: str, paper: str) -> Fit:
     """The marker warp corrected on the blank sheet (see :func:`refine`), then piece by piece where the page is bent.
+
+    ``warped`` is ``image`` warped by ``h`` if that is at hand; else only the
+    patches are warped by ``h``, and the whole page once, by the fit.
 
     Where LOCAL_MIN or more patches lie more than LOCAL_TOL off their place
     after the global fit, their displacements are interpolated over the page
@@ -243,7 +276,7 @@ def fit(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> Fit:
     from printkit.scan.shifts import dense
 
     blank = blank_sheet(map_id, paper).sharp
-    src, dst = _found(blank, warped, map_id, paper)
+    src, dst = _found(blank, warped_crops(image, h) if warped is None else crops_of(warped), map_id, paper)
     fix, move = _refit(src, dst, blank.shape)
     better = h if fix is None else fix @ h
     moved: Image = np.array(src, np.float64).reshape(1, -1, 2) if src else np.zeros((1, 0, 2))
@@ -251,7 +284,7 @@ def fit(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> Fit:
         moved = cv2.perspectiveTransform(moved, fix)
     off = (moved[0] - np.array(dst, np.float64).reshape(-1, 2)) if src else np.zeros((0, 2))
     residuals = tuple((x / SCALE, y / SCALE, float(np.hypot(*d)) / SCALE) for (x, y), d in zip(dst, off))
-    out = warped if fix is None else _warp(image, better, blank.shape)
+    out = _warp(image, better, blank.shape) if fix is not None or warped is None else warped
     if sum(1 for r in residuals if r[2] > LOCAL_TOL) >= LOCAL_MIN:
         cells = dense(out, blank)
         keep = cells.agreeing()

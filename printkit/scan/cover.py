@@ -11,12 +11,17 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 from functools import lru_cache
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from printkit.scan.locate import SCALE
 from printkit.scan.read import BOX_EMPTY, BOX_INSET, BOX_MARKED, UNREADABLE, Read, line_samples, px
 
 if TYPE_CHECKING:
+    from collections.abc import Sequence
+
+    import numpy as np
+    from numpy.typing import NDArray
+
     from printkit.scan.images import Image
     from printkit.scan.ink import Blank
     from printkit.sheets.fields import Fields
@@ -103,64 +108,93 @@ def seen(valid: Image, paper: Image, normal: Image, blank: Blank, misplaced: Ima
 
     k = 2 * max(1, round(REACH * SCALE)) + 1
     darkest = cv2.erode(normal, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    sharp = blank.sharp.astype(np.float32)
-    shown = (darkest <= 255.0 - SHOWN * (255.0 - sharp)).astype(np.uint8)
+    shown = np.less_equal(darkest, blank.shown_below).view(np.uint8)  # a bool is a byte of 0 or 1
     if misplaced is not None:
         shown[misplaced > 0] = 0
-    return Seen(valid.astype(np.uint8), (paper >= DARK_PAPER).astype(np.uint8), shown, normal, bent)
+    return Seen(valid.astype(np.uint8, copy=False), np.greater_equal(paper, DARK_PAPER).view(np.uint8), shown, normal,
+                bent)
 
 
-def _printed(blank: Blank, x0: float, y0: float, x1: float, y1: float) -> tuple[slice, slice, Any]:
-    """The pixel window of a rectangle (points) and which of its pixels the blank sheet prints."""
-    rows, cols = slice(max(0, px(y0)), px(y1) + 1), slice(max(0, px(x0)), px(x1) + 1)
-    return rows, cols, blank.sharp[rows, cols] < PRINTED
+@dataclass(frozen=True)
+class Windows:
+    """Rectangles of a layout's sheet as flat pixel indices: each window's pixels in turn, and the printed ones."""
+
+    pixels: NDArray[np.intp]
+    starts: NDArray[np.intp]
+    """Where each window with pixels starts in ``pixels``."""
+    empty: NDArray[np.bool_]
+    """Per window: it has no pixels on the sheet."""
+    printed: NDArray[np.intp]
+    """The pixels of every window that the blank sheet prints (darker than PRINTED)."""
 
 
-def why_box(s: Seen, blank: Blank, rect: tuple[float, float, float, float]) -> str:
-    """Why a box cannot be read ("" if it can): outside the picture, in deep shadow, or its outline out of place."""
-    x0, y0, x1, y1 = rect
-    rows, cols, printed = _printed(blank, x0 - PAD, y0 - PAD, x1 + PAD, y1 + PAD)
-    return _why(s, rows, cols, printed, "its printed outline")
+def windows(sharp: Image, rects: Sequence[tuple[float, float, float, float]]) -> Windows:
+    """The pixels of each rectangle (points) on the blank sheet ``sharp``, and which of them it prints."""
+    import numpy as np
+
+    height, width = sharp.shape[:2]
+    parts: list[NDArray[np.intp]] = []
+    starts, empty, at = [], [], 0
+    for x0, y0, x1, y1 in rects:
+        r0, r1, c0, c1 = max(0, px(y0)), min(height, px(y1) + 1), max(0, px(x0)), min(width, px(x1) + 1)
+        empty.append(r1 <= r0 or c1 <= c0)
+        if not empty[-1]:
+            parts.append((np.arange(r0, r1)[:, None] * width + np.arange(c0, c1)[None, :]).ravel())
+            starts.append(at)
+            at += parts[-1].size
+    pixels = np.concatenate(parts) if parts else np.zeros(0, np.intp)
+    return Windows(pixels, np.array(starts, np.intp), np.array(empty, bool), pixels[sharp.ravel()[pixels] < PRINTED])
 
 
-def _why(s: Seen, rows: slice, cols: slice, printed: Image, what: str) -> str:
-    """Why the window cannot be read ("" if it can)."""
-    if s.valid[rows, cols].size == 0 or not s.valid[rows, cols].all():
-        return "outside the picture"
-    if not s.lit[rows, cols].all():
-        return "in a shadow too deep to read"
-    count = int(printed.sum())
-    if count and int(s.shown[rows, cols][printed].sum()) < PRINT_SEEN * count:
-        return f"{what} is not where the sheet has it (folded, curled or covered?)"
+def _why(s: Seen, w: Windows, misplaced: str) -> str:
+    """Why the windows cannot be read ("" if they can): the first window outside the picture or in deep shadow
+    says which, else too little of their print shown (``misplaced``)."""
+    import numpy as np
+
+    shows, lit = np.zeros(len(w.empty), bool), np.zeros(len(w.empty), bool)
+    if w.pixels.size:
+        shows[~w.empty] = np.minimum.reduceat(s.valid.ravel()[w.pixels], w.starts) > 0
+        lit[~w.empty] = np.minimum.reduceat(s.lit.ravel()[w.pixels], w.starts) > 0
+    bad = np.flatnonzero(~shows | ~lit)
+    if bad.size:
+        return "outside the picture" if not shows[bad[0]] else "in a shadow too deep to read"
+    count = w.printed.size
+    if count and int(np.count_nonzero(s.shown.ravel()[w.printed])) < PRINT_SEEN * count:
+        return misplaced
     return ""
 
 
 @lru_cache(maxsize=16)
-def _route_windows(fields: Fields) -> dict[str, tuple[tuple[float, float, float, float], ...]]:
-    """Per route, squares (points) every 6 pt along its visible line: where its dashes are checked."""
-    out: dict[str, tuple[tuple[float, float, float, float], ...]] = {}
-    for route in fields.routes:
-        pts = line_samples(route, fields)[::6]
-        out[route.id] = tuple((x - PAD, y - PAD, x + PAD, y + PAD) for x, y in pts)
-    return out
+def _box_windows(fields: Fields) -> dict[str, Windows]:
+    """Per box, its rectangle PAD wider: where its printed outline is checked (once per layout; a blank sheet is
+    drawn from its fields alone)."""
+    from printkit.scan.ink import blank_sheet
+
+    sharp = blank_sheet(fields.map, fields.paper).sharp
+    return {b.id: windows(sharp, [(b.rect[0] - PAD, b.rect[1] - PAD, b.rect[2] + PAD, b.rect[3] + PAD)])
+            for b in fields.boxes}
 
 
-def why_route(s: Seen, blank: Blank, route_id: str, fields: Fields) -> str:
+@lru_cache(maxsize=16)
+def _route_windows(fields: Fields) -> dict[str, Windows]:
+    """Per route, squares every 6 pt along its visible line: where its dashes are checked (once per layout)."""
+    from printkit.scan.ink import blank_sheet
+
+    sharp = blank_sheet(fields.map, fields.paper).sharp
+    return {route.id: windows(sharp, [(x - PAD, y - PAD, x + PAD, y + PAD) for x, y in line_samples(route, fields)[::6]])
+            for route in fields.routes}
+
+
+def why_box(s: Seen, fields: Fields, box_id: str) -> str:
+    """Why a box cannot be read ("" if it can): outside the picture, in deep shadow, or its outline out of place."""
+    return _why(s, _box_windows(fields)[box_id], "its printed outline is not where the sheet has it (folded, curled "
+                "or covered?)")
+
+
+def why_route(s: Seen, fields: Fields, route_id: str) -> str:
     """Why a route cannot be read ("" if it can): any stretch outside the picture, in shadow, or its dashes out of place."""
-    import numpy as np
-
-    printed_all, shown_all = 0, 0
-    for x0, y0, x1, y1 in _route_windows(fields)[route_id]:
-        rows, cols, printed = _printed(blank, x0, y0, x1, y1)
-        if s.valid[rows, cols].size == 0 or not s.valid[rows, cols].all():
-            return "outside the picture"
-        if not s.lit[rows, cols].all():
-            return "in a shadow too deep to read"
-        printed_all += int(printed.sum())
-        shown_all += int(np.count_nonzero(s.shown[rows, cols][printed]))
-    if printed_all and shown_all < PRINT_SEEN * printed_all:
-        return "its printed dashes are not where the sheet has them (folded, curled or covered?)"
-    return ""
+    return _why(s, _route_windows(fields)[route_id], "its printed dashes are not where the sheet has them (folded, "
+                "curled or covered?)")
 
 
 def faint_box(s: Seen, rect: tuple[float, float, float, float]) -> float:
@@ -264,7 +298,7 @@ def check(boxes: dict[str, Read], routes: dict[str, Read], s: Seen, blank: Blank
     """
     rects = {b.id: b.rect for b in blank.fields.boxes}
     for bid, r in boxes.items():
-        why = why_box(s, blank, rects[bid])
+        why = why_box(s, blank.fields, bid)
         if not why and r.measure <= (BOX_EMPTY + BOX_MARKED) / 2 and faint_box(s, rects[bid]) >= FAINT_SHARE:
             why = "only faint marks (pencil or a light pen too faint on this copy?)"
         if not why and ink is not None and r.on and along_edges(ink, rects[bid]):
@@ -274,7 +308,7 @@ def check(boxes: dict[str, Read], routes: dict[str, Read], s: Seen, blank: Blank
         if why:
             boxes[bid] = replace(r, confidence=0.0, why=why)
     for rid, r in routes.items():
-        why = why_route(s, blank, rid, blank.fields)
+        why = why_route(s, blank.fields, rid)
         if not why and ink is not None and s.bent and r.on and thin(ink, rid, blank.fields):
             why = "the page is bent here and the ink along it is only specks (its printed dashes out of place?)"
         if why:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cached_property
 from typing import TYPE_CHECKING, Any
 
 from printkit.layout.marks import parse_payload, payload_game
@@ -41,13 +42,28 @@ class Identity:
 
 @dataclass(frozen=True)
 class Located:
-    """A sheet found in an image: what it is, and the image warped onto its page at :data:`SCALE`."""
+    """A sheet found in an image: what it is, and the homography onto its page at :data:`SCALE`."""
 
     ident: Identity
-    warped: Image
+    image: Image
     markers: int
     h: Image
     """The homography from the image onto the warped sheet."""
+
+    @cached_property
+    def warped(self) -> Image:
+        """The image warped onto the page by :attr:`h` (white outside the picture), warped when first asked for."""
+        return warped_by(self.image, self.h, self.ident.paper)
+
+
+def warped_by(image: Image, h: Image, paper: str) -> Image:
+    """``image`` warped by ``h`` onto the page of ``paper`` at SCALE (white outside the picture)."""
+    import cv2
+
+    width, height = PAPER_SIZES[paper]
+    out: Image = cv2.warpPerspective(image, h, (round(width * SCALE), round(height * SCALE)), flags=cv2.INTER_LINEAR,
+                                     borderValue=(255, 255, 255))
+    return out
 
 
 MIN_PERIMETER = 0.01
@@ -66,20 +82,31 @@ MIN_SHEET_PX = 1000
 """Pixels: the narrowest a whole sheet may be in the picture (its QR code's modules need that much; docs/scan.md)."""
 
 
-def _detector() -> object:
-    """OpenCV's ArUco detector for the sheet's markers, tuned for photos (small markers, uneven light)."""
+FAST_WINDOWS = (13, 33)
+"""Pixels: the adaptive-threshold windows of the quick search on a halved picture (:func:`_shrunk`); the full search
+(3, 18 and 33 px, every marker then looked for again at full size either way) only when it misses a marker."""
+
+
+def _detector(fast: bool = False) -> object:
+    """OpenCV's ArUco detector for the sheet's markers, tuned for photos (small markers, uneven light); ``fast``: the
+    quick search, only where the markers are then found again (two threshold windows, corners not refined)."""
     import cv2
 
     params = cv2.aruco.DetectorParameters()
-    params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
-    params.minMarkerPerimeterRate = MIN_PERIMETER
-    params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax, params.adaptiveThreshWinSizeStep = 3, 33, 15
+    if fast:
+        low, high = FAST_WINDOWS
+        params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax, params.adaptiveThreshWinSizeStep = \
+            low, high, high - low
+    else:
+        params.cornerRefinementMethod = cv2.aruco.CORNER_REFINE_SUBPIX
+        params.minMarkerPerimeterRate = MIN_PERIMETER
+        params.adaptiveThreshWinSizeMin, params.adaptiveThreshWinSizeMax, params.adaptiveThreshWinSizeStep = 3, 33, 15
     return cv2.aruco.ArucoDetector(cv2.aruco.getPredefinedDictionary(cv2.aruco.DICT_4X4_50), params)
 
 
-def _detect(gray: Image) -> dict[int, Image]:
+def _detect(gray: Image, fast: bool = False) -> dict[int, Image]:
     """Corner points (4 x 2, the marker's own clockwise order from its top left) of each ArUco marker found."""
-    corners, ids, _ = _detector().detectMarkers(gray)  # type: ignore[attr-defined]
+    corners, ids, _ = _detector(fast).detectMarkers(gray)  # type: ignore[attr-defined]
     found: dict[int, Image] = {}
     if ids is not None:
         for c, i in zip(corners, ids.flatten()):
@@ -109,7 +136,9 @@ def _shrunk(gray: Image) -> dict[int, Image]:
         small, f = cv2.pyrDown(small), f * 2
     if f == 1:
         return {}
-    found = _detect(small)
+    found = _detect(small, fast=True)
+    if _best(found) < 4:
+        found = _detect(small)
     if _best(found) < 4:
         return {}
     out: dict[int, Image] = {}
@@ -227,8 +256,8 @@ def _at(x: float, y: float) -> tuple[float, float]:
     return x * SCALE - CENTRE, y * SCALE - CENTRE
 
 
-def warp(image: Image, where: PageSource) -> tuple[str, Image, Image, int]:
-    """(paper, the homography onto that paper's page at SCALE, the image warped by it, markers used)."""
+def homography(image: Image, where: PageSource) -> tuple[str, Image, int]:
+    """(paper, the homography onto that paper's page at SCALE, markers used), from the corner markers."""
     import cv2
     import numpy as np
 
@@ -249,9 +278,7 @@ def warp(image: Image, where: PageSource) -> tuple[str, Image, Image, int]:
         h = None if affine is None else np.vstack([affine, [0.0, 0.0, 1.0]])
     if h is None:
         raise ScanError(f"{where}: the corner markers do not frame a sheet")
-    size = (round(width * SCALE), round(height * SCALE))
-    warped = cv2.warpPerspective(image, h, size, flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255))
-    return paper, h, warped, sum(1 for k in range(4) if identity.PAPER_MARKERS[paper] + k in found)
+    return paper, h, sum(1 for k in range(4) if identity.PAPER_MARKERS[paper] + k in found)
 
 
 def _decode_qr(crop: Image) -> str:
@@ -360,8 +387,8 @@ def read_qr(image: Image, h: Image, width: float, where: PageSource, pad: float 
 
 def locate(image: Image, where: PageSource) -> Located:
     """Find the sheet in ``image``: markers, warp, QR code; a ScanError naming ``where`` if it cannot."""
-    paper, h, warped, markers = warp(image, where)
+    paper, h, markers = homography(image, where)
     ident = read_qr(image, h, PAPER_SIZES[paper][0], where, QR_PAD if markers > MIN_MARKERS else LOOSE_QR_PAD)
     if ident.paper != paper:
         raise ScanError(f"{where}: the QR code says {ident.paper} paper but the corner markers say {paper}")
-    return Located(ident, warped, markers, h)
+    return Located(ident, image, markers, h)

@@ -78,9 +78,8 @@ def px(v: float) -> int:
 
 def read_boxes(ink: Image, fields: Fields) -> dict[str, Read]:
     """Every tick box (not the write-in score boxes) marked or not."""
-    import cv2
+    import numpy as np
 
-    total = cv2.integral(ink.astype("uint8"))
     reads: dict[str, Read] = {}
     for box in fields.boxes:
         if box.id.startswith("score.") or box.id == "total":
@@ -88,7 +87,7 @@ def read_boxes(ink: Image, fields: Fields) -> dict[str, Read]:
         x0, y0, x1, y1 = (px(v) for v in (box.rect[0] + BOX_INSET, box.rect[1] + BOX_INSET,
                                            box.rect[2] - BOX_INSET, box.rect[3] - BOX_INSET))
         area = max(1, (x1 - x0) * (y1 - y0))
-        inked = int(total[y1, x1] - total[y0, x1] - total[y1, x0] + total[y0, x0])
+        inked = int(np.count_nonzero(ink[y0:y1, x0:x1]))
         reads[box.id] = _decide(box.id, inked / area, BOX_EMPTY, BOX_MARKED)
     return reads
 
@@ -152,50 +151,111 @@ def seg_dist(x: float, y: float, a: tuple[float, float], b: tuple[float, float])
     return math.hypot(x - ax - t * dx, y - ay - t * dy)
 
 
-def read_routes(ink: Image, fields: Fields, starred: frozenset[str] = frozenset()) -> dict[str, Read]:
-    """Every route drawn over or not: the share of its visible stretch with ink near the line."""
-    import cv2
+@dataclass(frozen=True)
+class _RoutePlan:
+    """One route's samples as the reader meets them on every sheet of a layout (worked out once per layout)."""
 
-    near = {reach: cv2.dilate(ink, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (px(reach) * 2 + 1,) * 2))
-            for reach in (ROUTE_REACH, SHORT_REACH)}
-    samples = route_samples(fields)
-    first = {rid: _route_read(rid, near, points, short) for rid, (points, short) in samples.items()}
-    lines = {r.id: r.points for r in fields.routes}
-    stars = [(c.center, c.radius + END_CLEAR) for c in fields.cities if c.id in starred]
+    points: tuple[tuple[float, float], ...]
+    short: bool
+    rows: Image
+    cols: Image
+    near: dict[str, Image]
+    """Per other route: which samples lie within 2 x ROUTE_REACH of its line (its ink may reach them)."""
+    stars: dict[str, Image]
+    """Per city: which samples lie within END_CLEAR of its circle (its start star may ink them)."""
+
+
+def _near_line(points: tuple[tuple[float, float], ...], line: tuple[tuple[float, float], ...], reach: float) -> Image:
+    """Which of ``points`` lie within ``reach`` of ``line`` (each piece of a curved one); a far line's at once."""
+    import numpy as np
+
+    x0, y0 = min(q[0] for q in line) - reach, min(q[1] for q in line) - reach
+    x1, y1 = max(q[0] for q in line) + reach, max(q[1] for q in line) + reach
+    return np.array([x0 < p[0] < x1 and y0 < p[1] < y1 and any(seg_dist(*p, a, b) <= reach for a, b in zip(line, line[1:]))
+                     for p in points], dtype=bool)
+
+
+@lru_cache(maxsize=16)
+def route_plans(fields: Fields) -> dict[str, _RoutePlan]:
+    """Each route's samples, their pixels, and which neighbours' lines and stars lie by each (once per layout)."""
+    import numpy as np
+
+    out: dict[str, _RoutePlan] = {}
+    for rid, (points, short) in route_samples(fields).items():
+        pts = np.array(points, dtype=np.float64).reshape(-1, 2)
+        near = {o.id: _near_line(points, o.points, 2 * ROUTE_REACH) for o in fields.routes if o.id != rid}
+        stars = {c.id: np.array([math.dist(p, c.center) <= c.radius + END_CLEAR for p in points], dtype=bool)
+                 for c in fields.cities}
+        out[rid] = _RoutePlan(points, short, np.floor(pts[:, 1] * SCALE).astype(np.intp),
+                              np.floor(pts[:, 0] * SCALE).astype(np.intp), near, stars)
+    return out
+
+
+@lru_cache(maxsize=4)
+def _disc(reach: float) -> tuple[Image, Image]:
+    """(row, column) offsets of the pixels in the ellipse of ``reach`` points: the kernel a route's ink is widened by."""
+    import cv2
+    import numpy as np
+
+    k = px(reach)
+    dy, dx = np.nonzero(cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k * 2 + 1,) * 2))
+    return dy - k, dx - k
+
+
+def inked_near(ink: Image, rows: Image, cols: Image, reach: float) -> Image:
+    """Which pixels (``rows``, ``cols``) have ink within the ellipse of ``reach`` points round them: the ink widened
+    by that ellipse (``cv2.dilate``) read at those pixels only, without widening the whole sheet."""
+    dy, dx = _disc(reach)
+    r, c = rows[:, None] + dy[None, :], cols[:, None] + dx[None, :]
+    inside = (r >= 0) & (r < ink.shape[0]) & (c >= 0) & (c < ink.shape[1])
+    hit = (ink[r.clip(0, ink.shape[0] - 1), c.clip(0, ink.shape[1] - 1)] > 0) & inside
+    out: Image = hit.any(axis=1)
+    return out
+
+
+def read_routes(ink: Image, fields: Fields, starred: frozenset[str] = frozenset()) -> dict[str, Read]:
+    """Every route drawn over or not: the share of its visible stretch with ink near the line.
+
+    A route by a drawn neighbour or a start star is read again on its
+    samples clear of them (their ink may reach its line).
+    """
+    import numpy as np
+
+    plans = route_plans(fields)
+    hits = {rid: {reach: inked_near(ink, p.rows, p.cols, reach) for reach in (ROUTE_REACH, SHORT_REACH)}
+            for rid, p in plans.items()}
+    first = {rid: _route_read(rid, hits[rid], np.ones(len(p.points), bool), p.short) for rid, p in plans.items()}
     drawn = [rid for rid, r in first.items() if r.on]
     reads: dict[str, Read] = {}
-    for rid, (points, short) in samples.items():
-        others = [lines[o] for o in drawn if o != rid]
-        reach = 2 * ROUTE_REACH
-        boxes = [(line, min(q[0] for q in line) - reach, min(q[1] for q in line) - reach,
-                  max(q[0] for q in line) + reach, max(q[1] for q in line) + reach) for line in others]
-        clear = tuple(p for p in points if all(  # each piece of a curved line; a line whose box is far, at once
-            not (x0 < p[0] < x1 and y0 < p[1] < y1) or all(seg_dist(*p, a, b) > reach for a, b in zip(line, line[1:]))
-            for line, x0, y0, x1, y1 in boxes) and all(math.dist(p, c) > r for c, r in stars))
-        if len(clear) == len(points) or first[rid].measure == UNREADABLE or (first[rid].certain and not first[rid].on):
+    for rid, p in plans.items():
+        by = [p.near[o] for o in drawn if o != rid] + [p.stars[c] for c in starred if c in p.stars]
+        clear = ~np.logical_or.reduce(by) if by else np.ones(len(p.points), bool)
+        kept = int(clear.sum())
+        if kept == len(p.points) or first[rid].measure == UNREADABLE or (first[rid].certain and not first[rid].on):
             reads[rid] = first[rid]
-        elif len(clear) >= MIN_SHORT:
-            reads[rid] = _route_read(rid, near, clear, short or len(clear) < MIN_CORE)
+        elif kept >= MIN_SHORT:
+            reads[rid] = _route_read(rid, hits[rid], clear, p.short or kept < MIN_CORE)
         else:
             reads[rid] = Read(rid, first[rid].on, first[rid].measure, min(first[rid].confidence, 0.3), hidden=True)
     return reads
 
 
-def _route_read(rid: str, near: dict[float, Image], points: tuple[tuple[float, float], ...], short: bool) -> Read:
-    """One route's read from its sample points on the widened ink (a short route: only ink on its line)."""
-    if len(points) < MIN_SHORT:
+def _route_read(rid: str, hits: dict[float, Image], keep: Image, short: bool) -> Read:
+    """One route's read from which of its samples (those in ``keep``) have ink near (a short route: only on) its line."""
+    count = int(keep.sum())
+    if count < MIN_SHORT:
         return Read(rid, False, UNREADABLE, 0.0)
-    widened = near[SHORT_REACH if short else ROUTE_REACH]
-    hits = sum(1 for x, y in points if widened[px(y), px(x)])
+    inked = int(hits[SHORT_REACH if short else ROUTE_REACH][keep].sum())
     empty, drawn = (SHORT_EMPTY, SHORT_DRAWN) if short else (ROUTE_EMPTY, ROUTE_DRAWN)
-    return _decide(rid, hits / len(points), empty, drawn)
+    return _decide(rid, inked / count, empty, drawn)
 
 
-def star_ink(ink: Image, fields: Fields) -> dict[str, float]:
-    """Per city, the ink share in a ring around its circle, away from its routes' lines: a star shows here."""
+@lru_cache(maxsize=16)
+def star_rings(fields: Fields) -> tuple[tuple[str, slice, slice, Image], ...]:
+    """Per city, the pixel window round it and its star ring there, away from every route's line (once per layout)."""
     import numpy as np
 
-    out: dict[str, float] = {}
+    out: list[tuple[str, slice, slice, Image]] = []
     for c in fields.cities:
         cx, cy = c.center
         r0, r1 = c.radius + 1.5, c.radius + STAR_RING
@@ -208,8 +268,16 @@ def star_ink(ink: Image, fields: Fields) -> dict[str, float]:
             for (ax, ay), (bx, by) in zip(route.points, route.points[1:]):
                 if seg_dist(cx, cy, (ax, ay), (bx, by)) < r1 + STAR_KEEP_OUT:
                     ring &= _line_distance(gx, gy, ax, ay, bx, by) > STAR_KEEP_OUT
+        out.append((c.id, slice(y0, y1), slice(x0, x1), ring))
+    return tuple(out)
+
+
+def star_ink(ink: Image, fields: Fields) -> dict[str, float]:
+    """Per city, the ink share in a ring around its circle, away from its routes' lines: a star shows here."""
+    out: dict[str, float] = {}
+    for cid, rows, cols, ring in star_rings(fields):
         cells = int(ring.sum())
-        out[c.id] = float(ink[y0:y1, x0:x1][ring].sum()) / cells if cells else 0.0
+        out[cid] = float(ink[rows, cols][ring].sum()) / cells if cells else 0.0
     return out
 
 

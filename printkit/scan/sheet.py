@@ -82,9 +82,9 @@ def read_sheet(image: Image, where: PageSource) -> SheetRead:
     m = load_sheet_map(found.ident, where)
     blank = blank_sheet(m.id, found.ident.paper)
     check_layout(found.ident, blank.fields, where)
-    h, warped = found.h, found.warped
+    h, warped = found.h, None
     if found.markers < 3:  # a corner cut off with its neighbour: the print must fit the two markers left
-        fits = loose(image, h, warped, m.id, found.ident.paper)
+        fits = loose(image, h, found.warped, m.id, found.ident.paper)
         if fits is None:
             raise ScanError(f"{where}: only {found.markers} of the sheet's 4 corner markers are in the picture, and its "
                             "print does not fit them (are all four corners in the picture?)")
