@@ -12,7 +12,8 @@ from __future__ import annotations
 import contextlib
 import os
 import stat
-from collections.abc import Iterator
+import threading
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -73,41 +74,75 @@ def expand(paths: list[str]) -> list[Path]:
     return out
 
 
+_SILENT = threading.Lock()
+_USERS: dict[str, int] = {}
+_UNDO: dict[str, Callable[[], None]] = {}
+
+
 @contextlib.contextmanager
-def quiet() -> Iterator[None]:
-    """OpenCV's log (libpng and libjpeg warnings included) and Python warnings kept off stderr: each bad page
-    is one line of ours."""
+def _shared(name: str, start: Callable[[], Callable[[], None]]) -> Iterator[None]:
+    """A change to the process's own state (its stderr, OpenCV's log) made by the first thread in and undone by the
+    last one out: a page decoded on one thread while another reads never leaves it changed."""
+    with _SILENT:
+        if not _USERS.get(name):
+            _UNDO[name] = start()
+        _USERS[name] = _USERS.get(name, 0) + 1
+    try:
+        yield
+    finally:
+        with _SILENT:
+            _USERS[name] -= 1
+            if not _USERS[name]:
+                _UNDO.pop(name)()
+
+
+def _log_off() -> Callable[[], None]:
+    """OpenCV's log and Python's warnings silenced; the undoing of it."""
     import warnings
 
     import cv2
 
     logging = cv2.utils.logging
     level = logging.getLogLevel()
+    catcher = warnings.catch_warnings()
+    catcher.__enter__()
+    warnings.simplefilter("ignore")
     logging.setLogLevel(logging.LOG_LEVEL_SILENT)
-    try:
-        with warnings.catch_warnings():
-            warnings.simplefilter("ignore")
-            yield
-    finally:
+
+    def undo() -> None:
         logging.setLogLevel(level)
+        catcher.__exit__(None, None, None)
+
+    return undo
 
 
-@contextlib.contextmanager
-def stderr_off() -> Iterator[None]:
-    """The process's stderr (file descriptor 2) sent to the null device: libpng and pdfium print their
-    warnings there themselves, past OpenCV's log level."""
+def _null_stderr() -> Callable[[], None]:
+    """File descriptor 2 sent to the null device; the undoing of it."""
     import sys
 
     sys.stderr.flush()
     saved = os.dup(2)
     null = os.open(os.devnull, os.O_WRONLY)
-    try:
-        os.dup2(null, 2)
-        yield
-    finally:
+    os.dup2(null, 2)
+    os.close(null)
+
+    def undo() -> None:
         os.dup2(saved, 2)
         os.close(saved)
-        os.close(null)
+
+    return undo
+
+
+def quiet() -> contextlib.AbstractContextManager[None]:
+    """OpenCV's log (libpng and libjpeg warnings included) and Python warnings kept off stderr: each bad page
+    is one line of ours."""
+    return _shared("log", _log_off)
+
+
+def stderr_off() -> contextlib.AbstractContextManager[None]:
+    """The process's stderr (file descriptor 2) sent to the null device: libpng and pdfium print their
+    warnings there themselves, past OpenCV's log level."""
+    return _shared("stderr", _null_stderr)
 
 
 def limit_decoder() -> None:

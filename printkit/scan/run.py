@@ -13,10 +13,13 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from printkit.scan.images import PageSource, ScanError, expand, pages, read_input, shown_file
+from printkit.scan.images import PageSource, ScanError, decode_page, expand, pages, read_input, shown_file
 from printkit.scan.sheet import SheetRead, read_sheet
 
 if TYPE_CHECKING:
+    from collections.abc import Iterator
+    from concurrent.futures import Executor
+
     from printkit.scan.images import Image
 
 REVIEW_TRIES = 1000
@@ -43,51 +46,88 @@ def _digest(image: Image) -> str:
     return digest.hexdigest()
 
 
-def _read_page(image: Image, where: PageSource) -> SheetRead:
-    """One scanned page read; any failure a ScanError naming ``where`` (one bad page never stops the others)."""
+def _read_page(image: Image, where: PageSource, pool: Executor) -> SheetRead:
+    """One scanned page read (its digest taken on ``pool`` meanwhile); any failure a ScanError naming ``where``
+    (one bad page never stops the others)."""
+    digest = pool.submit(_digest, image)
     try:
         sheet = read_sheet(image, where)
     except ScanError:
         raise
     except Exception as exc:  # an image no sheet reader expects (OpenCV's or numpy's own errors)
         raise ScanError(f"{where}: cannot be read ({type(exc).__name__}: {str(exc)[:200]})") from None
-    sheet.digest = _digest(image)
+    sheet.digest = digest.result()
     return sheet
 
 
-def _read_file(path: Path, sheets: list[SheetRead], errors: list[str], notes: list[str]) -> None:
-    """Every page of one file read into ``sheets``, or an error line each."""
-    from printkit.scan.form import read_form
+@dataclass(frozen=True)
+class _Loaded:
+    """One file's bytes (or why it cannot be read) and, for an image file, its page decoded."""
 
+    data: bytes | ScanError
+    page: Image | ScanError | None = None
+
+
+def _load(path: Path) -> _Loaded:
+    """A file read, and decoded when it is an image (a PDF's pages are drawn as they are read)."""
     try:
         data = read_input(path)
     except ScanError as exc:
-        errors.append(str(exc))
-        return
+        return _Loaded(exc)
     if path.suffix.lower() == ".pdf" or data[:5] == b"%PDF-":
+        return _Loaded(data)
+    return _Loaded(data, decode_page(data, PageSource(path)))
+
+
+def _loaded(files: list[Path], pool: Executor) -> Iterator[tuple[Path, _Loaded]]:
+    """Each file with its bytes and decoded image, the next file read and decoded on ``pool`` while this one is read."""
+    ahead = pool.submit(_load, files[0]) if files else None
+    for k, path in enumerate(files):
+        assert ahead is not None
+        current, ahead = ahead, pool.submit(_load, files[k + 1]) if k + 1 < len(files) else None
+        yield path, current.result()
+
+
+def _read_file(path: Path, loaded: _Loaded, pool: Executor, found: tuple[list[SheetRead], list[str], list[str]]) -> None:
+    """Every page of one file read into ``found``'s sheets, or an error line each (its errors), notes in its notes."""
+    from printkit.scan.form import read_form
+
+    sheets, errors, notes = found
+    data = loaded.data
+    if isinstance(data, ScanError):
+        errors.append(str(data))
+        return
+    if loaded.page is None:  # a PDF: a fillable form's fields, else (or for its other pages) its pages drawn
         form = read_form(path, data)
         sheets += form.sheets
         errors += form.errors
         notes += [form.note] if form.note else []
         if not form.fallback:
             return
-    for where, image in pages(path, data):
+    for where, image in pages(path, data) if loaded.page is None else [(PageSource(path), loaded.page)]:
         try:
             if isinstance(image, ScanError):
                 raise image
-            sheets.append(_read_page(image, where))
+            sheets.append(_read_page(image, where, pool))
         except ScanError as exc:
             errors.append(str(exc))
 
 
 def scan_files(paths: list[str]) -> Scanned:
-    """Read every page of every file (folders: their images and PDFs); an unreadable page is an error line."""
-    sheets: list[SheetRead] = []
-    errors: list[str] = []
-    notes: list[str] = []
+    """Read every page of every file (folders: their images and PDFs); an unreadable page is an error line.
+
+    One helper thread reads and decodes the next image file, and takes each
+    page's digest, while this one reads the page before: the reads are the
+    same, in the same order, as one page after another.
+    """
+    from concurrent.futures import ThreadPoolExecutor
+
+    found: tuple[list[SheetRead], list[str], list[str]] = ([], [], [])
     files = expand(paths)
-    for path in files:
-        _read_file(path, sheets, errors, notes)
+    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="printkit-scan") as pool:
+        for path, loaded in _loaded(files, pool):
+            _read_file(path, loaded, pool, found)
+    sheets, errors, notes = found
     if not files:
         errors.append(f"{', '.join(map(shown_file, paths))}: no PNG, JPEG or PDF files to scan")
     kept, refused, said = unique(sheets)
