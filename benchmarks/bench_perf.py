@@ -10,8 +10,9 @@ prints the floors, a bare ``python -c pass`` and the minimal Click program, in m
 Every row is a ratio of two things measured in the same run, interleaved
 (A, B, A, B, ...), as the median of ``--runs`` runs, except the in-process
 scoring rate (games per second), the scan's reading rate (sheets per second at
-200 dpi, the corpus of benchmarks/bench_scan.py) and the peak memory of a 500-page PNG pack,
-which are absolute. Whole-process rows run printkit through a launcher file
+200 dpi, the corpus of benchmarks/bench_scan.py; in-process, and whole ``printkit scan``
+processes over 20 photos, the median of at most 5 runs) and the peak memory of a 500-page
+PNG pack, which are absolute. Whole-process rows run printkit through a launcher file
 identical to the console script pip installs, byte-compiled first. The script
 prints each row with its target and exits 1 if any target is missed, so a
 missed target can never read as a pass.
@@ -170,6 +171,28 @@ def scan_rate(sheets: int = 24) -> float:
     return bench_scan.read_rate(bench_scan.corpus(sheets, random.Random(1), dpi=200))
 
 
+SCAN_PHOTOS = 20
+"""Photos a whole ``printkit scan`` process reads in the whole-process row (benchmarks/bench_scan.py --write-photos)."""
+
+
+def scan_process_rows(pk: list[str], work: Path, env: dict[str, str], runs: int) -> list[Row]:
+    """Whole ``printkit scan`` processes over 20 photos at 200 dpi (start-up, blank sheet and all): sheets per second,
+    with the disk cache warm (primed by the first run) and cold."""
+    sys.path.insert(0, str(ROOT / "benchmarks"))
+    import bench_scan
+
+    photos = work / "photos"
+    bench_scan.write_photos(photos, SCAN_PHOTOS)
+    scan = ([*pk, "scan", str(photos)], None)
+    warm = medians({"scan": scan}, env, runs)["scan"]
+    cold = medians({"scan": scan}, {**env, "PRINTKIT_NO_CACHE": "1"}, runs)["scan"]
+    NOTES.append(f"printkit scan of {SCAN_PHOTOS} photos at 200 dpi: {warm:.2f} s with the cache warm, {cold:.2f} s cold")
+    return [Row(f"printkit scan, {SCAN_PHOTOS} photos at 200 dpi, whole process: sheets per second", SCAN_PHOTOS / warm,
+                8.0, "/s", lower_is_better=False),
+            Row("same, cold (PRINTKIT_NO_CACHE=1): sheets per second", SCAN_PHOTOS / cold, None, "/s",
+                lower_is_better=False)]
+
+
 def measure(only: set[str], runs: int, work: Path, env: dict[str, str]) -> list[Row]:
     """Every selected row."""
     py = sys.executable
@@ -218,6 +241,7 @@ def measure(only: set[str], runs: int, work: Path, env: dict[str, str]) -> list[
     if "scan" in only:
         rows.append(Row("printkit scan: sheets read per second at 200 dpi", scan_rate(), 5.0, "/s",
                         lower_is_better=False))
+        rows += scan_process_rows(pk, work, env, min(runs, 5))
     if "games" in only:
         rows.append(Row("scoring in-process: World games per second", games_per_second(), 5000.0, "/s",
                         lower_is_better=False))
