@@ -48,7 +48,7 @@ ALLOWED: dict[str, set[str]] = {
                         "printkit.registry"},  # the registry's row
     "printkit.scan": {"printkit.model", "printkit.loading", "printkit.rules", "printkit.layout",
                       "printkit.sheets", "printkit.backends", "printkit.present", "printkit.files",
-                      "printkit.resources", "printkit.registry"},
+                      "printkit.resources", "printkit.cache", "printkit.registry"},
     "printkit.history": {"printkit.model", "printkit.rules", "printkit.files", "printkit.cache"},
     "printkit.party": {"printkit.model", "printkit.loading", "printkit.rules", "printkit.files",
                        "printkit.resources", "printkit.present", "printkit.registry", "printkit.scan",
@@ -77,7 +77,8 @@ NAMED_ONLY: dict[str, re.Pattern[str]] = {REGISTRY: re.compile(r"printkit\.cli\.
 """Modules a module may reach by a "module:attribute" name only, never by an import statement: the registry
 names the command modules of the companions each game brings (the CLI lists them from it); it imports no CLI."""
 BY_NAME = {"importlib.import_module", "importlib.__import__", "__import__", "builtins.__import__"}
-LOOKS_UP = {"importlib.util.find_spec"}  # asks whether a module is installed, imports nothing
+LOOKS_UP = {"importlib.util.find_spec", "importlib.metadata.version"}  # ask whether a module is installed, or which
+# version of a distribution is: import nothing
 ENTRY = re.compile(r"(printkit(?:\.\w+)+):\w+")  # a registry entry's "module:attribute"
 
 
@@ -183,9 +184,9 @@ def machinery(path: Path) -> list[tuple[int, str, ast.Call | None]]:
 def string_imports(path: Path, package: Path = PACKAGE) -> tuple[list[Found], list[str]]:
     """Modules ``path`` imports by a constant name, and every use of the import machinery this layout forbids.
 
-    ``importlib.util.find_spec`` only looks; the registry alone imports by name, any name; elsewhere every
-    other use of importlib (``import_module``, ``LazyLoader``, ``module_from_spec``...) or ``__import__`` is
-    a problem. In the registry a "printkit.module:attribute" entry string counts as importing its module.
+    ``importlib.util.find_spec`` and ``importlib.metadata.version`` only look; the registry alone imports by name,
+    any name; elsewhere every other use of importlib (``import_module``, ``LazyLoader``, ``module_from_spec``...)
+    or ``__import__`` is a problem. In the registry a "printkit.module:attribute" entry string counts as importing its module.
     """
     source = module_name(path, package)
     found: list[Found] = []

@@ -95,7 +95,8 @@ def blank_gray(document: Document) -> Image:
 
     from printkit import cache
 
-    key = (repr(document), str(SCALE), *(f"{p} {metadata.version(p)}" for p in ("reportlab", "pypdfium2")))
+    versions = (f"{p} {metadata.version(p)}" for p in ("reportlab", "pypdfium2"))  # the PDF writer, the rasteriser
+    key = (repr(document), str(SCALE), *versions)
     size = (round(document.height * SCALE), round(document.width * SCALE))
     png = cache.remembered("scan-blank", key, bytes, lambda: _drawn(document))
     gray: Image | None = cv2.imdecode(np.frombuffer(png, np.uint8), cv2.IMREAD_UNCHANGED)
