@@ -258,9 +258,15 @@ class GameMap(_MapFields):
         """Cities of a region, in file order."""
         return self._region_index.get(region_id, ())
 
+    @cached_property
+    def region_sizes(self) -> Mapping[str, int]:
+        """How many cities each region has, by region id."""
+        return {r.id: len(self.region_cities(r.id)) for r in self.regions}
+
     def every_region_visited(self, visited: Mapping[str, int]) -> bool:
         """Whether every region has at least ``end_cities_per_region`` cities visited (the end condition)."""
-        return all(visited.get(r.id, 0) >= self.end_cities_per_region for r in self.regions)
+        need = self.end_cities_per_region
+        return all(visited.get(i, 0) >= need for i in self.region_ids)
 
     @cached_property
     def iconic_cities(self) -> tuple[City, ...]:

@@ -104,9 +104,8 @@ def explore_section(m: GameMap, player: PlayerMarks, field_: Sequence[PlayerMark
 
 def completed_regions(m: GameMap, player: PlayerMarks) -> list[str]:
     """Ids of regions whose cities were all visited."""
-    return [
-        r.id for r in m.regions if player.visited.get(r.id, 0) >= len(m.region_cities(r.id)) > 0
-    ]
+    sizes, visited = m.region_sizes, player.visited
+    return [i for i in m.region_ids if visited.get(i, 0) >= sizes[i] > 0]
 
 
 def _region_names(m: GameMap, ids: Sequence[str]) -> str:

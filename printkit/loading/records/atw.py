@@ -112,7 +112,7 @@ class RecordReader:
             if region_id not in ids:
                 self.bad(where, f"{region_id!r} is not a region of {map_label(self.m)} (regions: {', '.join(ids)})")
                 continue
-            size = len(self.m.region_cities(region_id))
+            size = self.m.region_sizes[region_id]
             if type(n) is int and 0 <= n <= size:  # the usual case, checked at once
                 out[region_id] = n
                 continue
