@@ -20,7 +20,7 @@ from printkit.loading.projection import read_projection
 from printkit.loading.text import decode, parse, read_source_remembered
 from printkit.model import maps as model
 from printkit.model.words import match_id
-from printkit.resources import data_dir
+from printkit.resources import data_folder
 
 GAME = "around-the-world"
 SHARED_FILE = "around-the-world.toml"
@@ -67,8 +67,8 @@ def _remember(cache: dict[str, Any], key: str, value: Any) -> None:
     cache[key] = value
 
 
-def _shared_raw() -> tuple[bytes, str]:
-    return read_source_remembered(data_dir("maps") / SHARED_FILE)
+def _shared_raw(folder: str = "") -> tuple[bytes, str]:
+    return read_source_remembered(os.path.join(folder or data_folder("maps"), SHARED_FILE))
 
 
 def _parsed_shared(raw: bytes, source: str) -> dict[str, Any]:
@@ -83,15 +83,10 @@ def _parsed_shared(raw: bytes, source: str) -> dict[str, Any]:
     return doc
 
 
-def _shared() -> tuple[dict[str, Any], str]:
-    raw, source = _shared_raw()
-    return _parsed_shared(raw, source), source
-
-
-def bundled_maps() -> tuple[str, ...]:
-    """Ids of the bundled Around the World maps, in listing order."""
-    doc, source = _shared()
-    maps = doc.get("maps")
+def bundled_maps(shared: tuple[bytes, str] | None = None) -> tuple[str, ...]:
+    """Ids of the bundled Around the World maps, in listing order (from the shared file's bytes and name, if read)."""
+    raw, source = shared or _shared_raw()
+    maps = _parsed_shared(raw, source).get("maps")
     if not isinstance(maps, list) or not all(isinstance(m, str) for m in maps):
         raise DataError([f"{source}: maps: expected a list of map ids"])
     return tuple(maps)
@@ -103,26 +98,30 @@ def is_map_path(name_or_path: str) -> bool:
 
 
 def map_path(name_or_path: str) -> Path:
-    """The file behind a bundled map id, or ``name_or_path`` itself when it names a file.
+    """The file behind a bundled map id, or ``name_or_path`` itself if it names a file (UnknownMapError if neither)."""
+    return Path(_located(name_or_path)[0])
 
-    Raises UnknownMapError for a name that is neither.
-    """
-    if not is_map_path(name_or_path):
-        known = bundled_maps()
-        map_id = match_id(name_or_path, known)
-        if map_id is None:
-            raise UnknownMapError(name_or_path, known)
-        return data_dir("maps") / f"{map_id}.toml"
-    return Path(name_or_path)
+
+def _located(name_or_path: str) -> tuple[str | Path, tuple[bytes, str] | None]:
+    """The map file, and for a bundled id the shared file's bytes and name (the bundled folder found once)."""
+    if is_map_path(name_or_path):
+        return Path(name_or_path), None
+    folder = data_folder("maps")
+    shared = _shared_raw(folder)
+    known = bundled_maps(shared)
+    map_id = match_id(name_or_path, known)
+    if map_id is None:
+        raise UnknownMapError(name_or_path, known)
+    return os.path.join(folder, f"{map_id}.toml"), shared
 
 
 def load_map(name_or_path: str) -> model.GameMap:
     """Load and validate a bundled map id or a path to a map .toml file."""
-    return load_map_file(map_path(name_or_path))
+    return load_map_file(*_located(name_or_path))
 
 
-def load_map_file(path: str | os.PathLike[str]) -> model.GameMap:
-    """Load and validate the map file at ``path`` (never a bundled id).
+def load_map_file(path: str | os.PathLike[str], shared: tuple[bytes, str] | None = None) -> model.GameMap:
+    """Load and validate the map file at ``path`` (never a bundled id) over the shared file (``shared``, if read).
 
     Both files are read every time; a map whose two files hold the same bytes
     as last time (under the same names) is the GameMap built then (in this
@@ -130,7 +129,7 @@ def load_map_file(path: str | os.PathLike[str]) -> model.GameMap:
     many games validates each map once, and an edited file is read anew.
     """
     raw, source = read_source_remembered(path)
-    shared_raw, shared_source = _shared_raw()
+    shared_raw, shared_source = shared or _shared_raw()
     hit = _built.get(source)
     if hit is not None and hit[0] == raw and hit[1] == shared_raw and hit[2].source == source:
         return hit[2]

@@ -201,7 +201,7 @@ class GameMap(_MapFields):
     ``min_multiplayer``..``max_multiplayer`` players; ``explore_key`` is what a
     game file calls a player's Explore marks (``sights`` or ``animals``).
     A named tuple of :class:`_MapFields` (change one with ``._replace``) whose
-    city and region indexes are built on first use, once per map.
+    city, region and kind indexes are built on first use, once per map.
     """
 
     @cached_property
@@ -215,31 +215,65 @@ class GameMap(_MapFields):
             index[c.region] = (*index.get(c.region, ()), c)
         return index
 
+    @cached_property
+    def _region_by_id(self) -> dict[str, Region]:
+        return {r.id: r for r in reversed(self.regions)}  # a repeated id: its first region, as a scan finds it
+
+    @cached_property
+    def _city_ids_folded(self) -> dict[str, str]:
+        folded: dict[str, str] = {}
+        for c in self.cities:
+            folded.setdefault(c.id.casefold(), c.id)
+        return folded
+
+    @cached_property
+    def _kinds_by_section(self) -> dict[str, dict[str, tuple[Track, Kind]]]:
+        def index(tracks: tuple[Track, ...]) -> dict[str, tuple[Track, Kind]]:
+            return {k.id: (t, k) for t in tracks for k in t.kinds}  # a repeated id: its last track's kind
+
+        return {"collect": index((self.collect,)), "explore": index(self.explore)}
+
     def city(self, city_id: str) -> City:
         """The city with this id (KeyError if absent)."""
         return self._city_index[city_id]
 
+    def match_city_id(self, value: object) -> str | None:
+        """The city id ``value`` names, in any case (``London`` is ``london``), as ``match_id`` finds it, or None."""
+        return self._city_ids_folded.get(value.strip().casefold()) if isinstance(value, str) else None
+
     def region(self, region_id: str) -> Region:
         """The region with this id (KeyError if absent)."""
-        for r in self.regions:
-            if r.id == region_id:
-                return r
-        raise KeyError(region_id)
+        return self._region_by_id[region_id]
+
+    @cached_property
+    def region_ids(self) -> tuple[str, ...]:
+        """Ids of the regions, in file order."""
+        return tuple(r.id for r in self.regions)
+
+    def section_kinds(self, section: Literal["collect", "explore"]) -> Mapping[str, tuple[Track, Kind]]:
+        """The kinds of the Collect track, or of every Explore track, by id with their track, in sheet order."""
+        return self._kinds_by_section[section]
 
     def region_cities(self, region_id: str) -> tuple[City, ...]:
         """Cities of a region, in file order."""
         return self._region_index.get(region_id, ())
 
+    @cached_property
+    def region_sizes(self) -> Mapping[str, int]:
+        """How many cities each region has, by region id."""
+        return {r.id: len(self.region_cities(r.id)) for r in self.regions}
+
     def every_region_visited(self, visited: Mapping[str, int]) -> bool:
         """Whether every region has at least ``end_cities_per_region`` cities visited (the end condition)."""
-        return all(visited.get(r.id, 0) >= self.end_cities_per_region for r in self.regions)
+        need = self.end_cities_per_region
+        return all(visited.get(i, 0) >= need for i in self.region_ids)
 
-    @property
+    @cached_property
     def iconic_cities(self) -> tuple[City, ...]:
         """Cities that belong to no region (US shields)."""
         return tuple(c for c in self.cities if c.iconic)
 
-    @property
+    @cached_property
     def tracks(self) -> tuple[Track, ...]:
         """All mark sections: Collect first, then the Explore tracks."""
         return (self.collect, *self.explore)

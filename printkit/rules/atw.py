@@ -32,7 +32,7 @@ def full_columns(track: Track, counts: Mapping[str, int]) -> int:
     """Completed columns: column k is full when every kind has at least k marks."""
     if not track.kinds:
         return 0
-    return min(counts.get(k, 0) for k in track.kind_ids)
+    return min(counts.get(k.id, 0) for k in track.kinds)
 
 
 def majority_bonus(track: Track, kind_id: str, mine: int, others: Sequence[int]) -> tuple[int, str]:
@@ -51,15 +51,16 @@ def score_track(
     track: Track, player: PlayerMarks, field_: Sequence[PlayerMarks], mode: Mode
 ) -> tuple[int, str]:
     """Points and reason for one track: rows, full columns, majority and first bonuses."""
-    counts = {k: player.marks_in(track, k) for k in track.kind_ids}
+    row_marks = player.marks.get(track.id, {})  # as PlayerMarks.marks_in reads each row
+    counts = {k.id: row_marks.get(k.id, 0) for k in track.kinds}
     total = 0
     parts: list[str] = []
+    row_points = track.row_points
     for i, kind in enumerate(track.kinds):
         n = counts[kind.id]
-        pts = track.row_points[n]
+        pts = row_points[n]
         total += pts
-        label = plural(n, "mark") if i == 0 else str(n)
-        parts.append(f"{kind.name} {label} = {pts}")
+        parts.append(f"{kind.name} {plural(n, 'mark') if i == 0 else n} = {pts}")
     if track.column_points:
         cols = full_columns(track, counts)
         total += cols * track.column_points
@@ -103,9 +104,8 @@ def explore_section(m: GameMap, player: PlayerMarks, field_: Sequence[PlayerMark
 
 def completed_regions(m: GameMap, player: PlayerMarks) -> list[str]:
     """Ids of regions whose cities were all visited."""
-    return [
-        r.id for r in m.regions if player.visited.get(r.id, 0) >= len(m.region_cities(r.id)) > 0
-    ]
+    sizes, visited = m.region_sizes, player.visited
+    return [i for i in m.region_ids if visited.get(i, 0) >= sizes[i] > 0]
 
 
 def _region_names(m: GameMap, ids: Sequence[str]) -> str:

@@ -15,7 +15,7 @@ from typing import Any, cast
 from printkit.errors import DataError, UnknownMapError, did_you_mean
 from printkit.loading.fields import player_name_problem
 from printkit.model import graph
-from printkit.model.maps import GameMap, Mode, Track
+from printkit.model.maps import GameMap, Mode
 from printkit.model.names import printable, shorten, shown
 from printkit.model.records import AtwRecord, PlayerMarks
 from printkit.model.words import match_id
@@ -29,6 +29,7 @@ PLAYER_KEYS = (
     "name", "souvenirs", "sights", "animals", "visited", "returned", "route",
     "iconic", "finished_turn", "first_rare", "start_city", "final_city",
 )  # fmt: skip
+_PLAYER_KEYS = frozenset(PLAYER_KEYS)
 
 
 def map_label(m: GameMap) -> str:
@@ -71,20 +72,23 @@ class RecordReader:
 
     def marks(self, path: str, value: Any, key: str) -> dict[str, dict[str, int]]:
         """Marks per kind for the tracks a file key covers, checked against the rows."""
-        tracks: tuple[Track, ...] = (self.m.collect,) if MARK_KEYS[key] == "collect" else self.m.explore
+        kinds = self.m.section_kinds("collect" if MARK_KEYS[key] == "collect" else "explore")
         noun = key.removesuffix("s")
-        kinds = {k.id: (t, k.name) for t in tracks for k in t.kinds}
         if not isinstance(value, dict):
             self.bad(path, f"expected a table of {noun} marks like {{ {next(iter(kinds), 'x')} = 1 }}, got {_shown(value)}")
             return {}
         out: dict[str, dict[str, int]] = {}
         for kind_id, n in value.items():
+            found = kinds.get(kind_id)
+            if found is not None and type(n) is int and 0 <= n <= found[0].boxes:  # the usual case, checked at once
+                out.setdefault(found[0].id, {})[kind_id] = n
+                continue
             where = f"{path}.{kind_id}"
-            if kind_id not in kinds:
+            if found is None:
                 self.bad(where, f"{kind_id!r} is not a{'n' if noun[0] in 'aeiou' else ''} {noun} of "
                          f"{map_label(self.m)} ({key}: {', '.join(kinds)})")  # fmt: skip
                 continue
-            track, name = kinds[kind_id]
+            track, name = found[0], found[1].name
             got = self.count(where, n, track.boxes, "marks")
             if got is None:
                 continue
@@ -102,17 +106,19 @@ class RecordReader:
                      f"got {_shown(value)}")  # fmt: skip
             return {}
         out: dict[str, int] = {}
-        ids = [r.id for r in self.m.regions]
+        ids = self.m.region_ids
         for region_id, n in value.items():
             where = f"{path}.{region_id}"
             if region_id not in ids:
                 self.bad(where, f"{region_id!r} is not a region of {map_label(self.m)} (regions: {', '.join(ids)})")
                 continue
-            region = self.m.region(region_id)
-            size = len(self.m.region_cities(region_id))
+            size = self.m.region_sizes[region_id]
+            if type(n) is int and 0 <= n <= size:  # the usual case, checked at once
+                out[region_id] = n
+                continue
             got = self.count(where, n, size, "cities")
             if got is not None and got > size:
-                self.bad(where, f"{got} cities visited, but {region.name} has only {size} cities")
+                self.bad(where, f"{got} cities visited, but {self.m.region(region_id).name} has only {size} cities")
             elif got is not None:
                 out[region_id] = got
         return out
@@ -122,9 +128,9 @@ class RecordReader:
         if not isinstance(value, str):
             self.bad(path, f"expected a city id like {self.m.cities[0].id!r}, got {_shown(value)}")
             return None
-        ids = [c.id for c in self.m.cities]
-        city_id = match_id(value, ids)
+        city_id = self.m.match_city_id(value)
         if city_id is None:
+            ids = [c.id for c in self.m.cities]
             self.bad(path, f"unknown city {_shown(value)} on {map_label(self.m)}{did_you_mean(value, ids)}")
             return None
         city = self.m.city(city_id)
@@ -162,7 +168,7 @@ class RecordReader:
             return None
         before = len(self.problems)
         for key in doc:
-            if key not in PLAYER_KEYS:
+            if key not in _PLAYER_KEYS:
                 self.bad(f"{at}.{key}", f"unknown key (expected one of: {', '.join(PLAYER_KEYS)})")
         name = doc.get("name")
         problem = player_name_problem(name, self.names) if "name" in doc else "missing (expected the player's name)"
@@ -238,7 +244,6 @@ class RecordReader:
         """finished_turn (solo/party) and first_rare (multiplayer first bonus)."""
         done = bool(fields.get("returned")) and self.m.every_region_visited(fields.get("visited", {}))
         turns = self.m.solo.turns
-        need = f"every region needs {self.m.end_cities_per_region}+ visited and the player back at the start"
         if "finished_turn" in doc:
             turn = doc["finished_turn"]
             if self.mode == "multiplayer":
@@ -246,6 +251,7 @@ class RecordReader:
             elif not _whole(turn) or not 1 <= turn <= turns:
                 self.bad(f"{at}.finished_turn", f"expected a turn 1..{turns}, got {_shown(turn)}")
             elif not done:
+                need = f"every region needs {self.m.end_cities_per_region}+ visited and the player back at the start"
                 self.bad(f"{at}.finished_turn", f"the trip is not finished ({need})")
             else:
                 fields["finished_turn"] = turn
@@ -295,18 +301,21 @@ def players_count_problem(m: GameMap, mode: Mode, n: int) -> str | None:
 
 def resolve_map(value: Any, source: str, base_dir: Path) -> GameMap:
     """The record's map: a bundled id or a map file (relative to the record)."""
-    from printkit.loading.maps import bundled_maps, load_map
+    from printkit.loading.maps import is_map_path, load_map
 
-    maps = bundled_maps()
-    map_id = match_id(value, maps)
-    if map_id is not None:
-        return load_map(map_id)
+    if isinstance(value, str) and not is_map_path(value):  # a bundled id (no bundled id ends in .toml or has a slash)
+        try:
+            return load_map(value)
+        except UnknownMapError as exc:
+            raise DataError([f"{source}: map: {exc.message}"]) from None
     if isinstance(value, str) and value.endswith(".toml"):
         path = Path(value) if Path(value).is_absolute() else base_dir / value
         if os.path.lexists(path):  # the reader refuses folders, pipes, devices and link loops
             return load_map(str(path))
         raise DataError([f"{source}: map: map file {str(path)!r} not found"])
-    raise DataError([f"{source}: map: {UnknownMapError.describe(value, maps)}"])
+    from printkit.loading.maps import bundled_maps
+
+    raise DataError([f"{source}: map: {UnknownMapError.describe(value, bundled_maps())}"])
 
 
 def read_record(doc: dict[str, Any], source: str, base_dir: Path) -> AtwRecord:
