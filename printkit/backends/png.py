@@ -110,7 +110,8 @@ def _draw(page: Any, dpi: int, buffers: _Buffers, ground: Any | None) -> Any:
 
 
 def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None,
-              ground: Any | None = None, like: Picture | None = None) -> Iterator[bytes]:  # fmt: skip
+              ground: Any | None = None, like: Picture | None = None,
+              buffers: _Buffers | None = None) -> Iterator[bytes]:  # fmt: skip
     """Every page of a PDF as PNG bytes at ``dpi``, one at a time; ``progress(1)`` after each page.
 
     Page n is encoded (zlib, which lets other threads run) in a thread while
@@ -123,7 +124,7 @@ def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int]
 
     import pypdfium2 as pdfium
 
-    buffers = _Buffers(2 if ground is None else 1)
+    buffers = buffers or _Buffers(2 if ground is None else 1)
     pdf = pdfium.PdfDocument(pdf_bytes)
     encoding: tuple[Future[bytes], Any, Any] | None = None  # the page being encoded, its bitmap and page
 
@@ -205,13 +206,14 @@ def pack_pngs(document: Document, dpi: int = DEFAULT_DPI, progress: Callable[[in
 
     split = split_ground(document)
     ground, pages = (None, document) if split is None else (split[0], split[1])
+    buffers = _Buffers(1)  # one for the whole pack: a buffer freed and taken again each chunk leaves holes
     with ThreadPoolExecutor(max_workers=1) as pool:
         made = None if ground is None else pool.submit(_ground, render_pdf(ground), dpi)
         try:
             for start in range(0, len(pages.pages), PDF_PAGES):
                 chunk = render_pdf(replace(pages, pages=pages.pages[start : start + PDF_PAGES]), progress)
                 bitmap, like = (None, None) if made is None else made.result()
-                yield from png_pages(chunk, dpi, progress, bitmap, like)
+                yield from png_pages(chunk, dpi, progress, bitmap, like, buffers)
         finally:
             if made is not None and made.exception() is None:
                 made.result()[0].close()
