@@ -65,15 +65,15 @@ def test_bands_decode_to_the_rows(monkeypatch: pytest.MonkeyPatch, height: int) 
     assert encode_png(rgb, width, height, stride, 150) == data  # reproducible
 
 
-@pytest.mark.parametrize("compared", [7, 512, 32768])  # bytes compared at a time: a band in pieces, or whole
-def test_a_band_is_compressed_again_only_where_its_rows_differ(monkeypatch: pytest.MonkeyPatch, compared: int) -> None:
+@pytest.mark.parametrize("changed", [17 * 64 + 3 * 3, 17 * 64 + 61])  # a pixel of row 17, or its padding
+def test_a_band_is_compressed_again_only_where_its_rows_differ(monkeypatch: pytest.MonkeyPatch, changed: int) -> None:
     monkeypatch.setattr(pngbands, "BAND", 8)
-    monkeypatch.setattr(pngbands, "_COMPARED", compared)
     width, height, stride = 20, 30, 64
     ground = picture(random.Random(1), width, height, stride)
-    like = Picture(memoryview(ground), width, height, stride, bands(ground, width, height, stride))
+    like = pngbands.picture(ground, width, height, stride)
+    assert like.bands == bands(ground, width, height, stride)  # its pixels are not kept, only their digests
     page = bytearray(ground)
-    page[17 * stride + 3 * 3] ^= 0xFF  # one pixel of row 17: the third band of four
+    page[changed] ^= 0xFF  # the third band of four
     compressed = []
     real = pngbands._band
     monkeypatch.setattr(pngbands, "_band", lambda *a: compressed.append(a[3]) or real(*a))
@@ -81,10 +81,25 @@ def test_a_band_is_compressed_again_only_where_its_rows_differ(monkeypatch: pyte
     assert compressed == [16]
     assert data == encode_png(page, width, height, stride, 72)  # the same bytes as encoding it alone
     assert zlib.decompress(idat(data)) == rows(bytes(page), width, height, stride)
-    other = Picture(like.rgb, width, height - 1, stride, like.bands)  # another size: nothing taken from it
+    other = Picture(width, height - 1, stride, like.bands, like.digests)  # another size: nothing taken from it
     compressed.clear()
     encode_png(page, width, height, stride, 72, other)
     assert compressed == [0, 8, 16, 24]
+
+
+def test_a_band_inflated_again_is_its_rows_with_the_padding_kept() -> None:
+    width, height, stride = 20, 30, 64
+    ground = picture(random.Random(2), width, height, stride)
+    like = pngbands.picture(ground, width, height, stride)
+    page = bytearray(picture(random.Random(3), width, height, stride))  # other pixels, other padding
+    for index, top in enumerate(range(0, height, pngbands.BAND)):
+        span = slice(top * stride, min(top + pngbands.BAND, height) * stride)
+        back = pngbands.band_rows(like, index, page[span])
+        assert len(back) == span.stop - span.start
+        for y in range(top, span.stop // stride):
+            at = (y - top) * stride
+            assert back[at : at + width * 3] == ground[y * stride : y * stride + width * 3]  # the ground's pixels
+            assert back[at + width * 3 : at + stride] == page[y * stride + width * 3 : (y + 1) * stride]
 
 
 def test_a_map_page_decodes_to_its_pixels() -> None:

@@ -13,7 +13,7 @@ from collections.abc import Callable, Iterator
 from dataclasses import replace
 from typing import Any
 
-from printkit.backends.pngbands import Picture, bands, encode_png
+from printkit.backends.pngbands import BAND, band_rows, bands, encode_png, picture, png_file
 from printkit.layout.primitives import Document, Page, UseForm
 
 DEFAULT_DPI = 150
@@ -94,57 +94,38 @@ class _Buffers:
         return pdfium.PdfBitmap.new_native(width, height, format, rev_byteorder, buffer=self.buffers[self.turn])
 
 
-def _draw(page: Any, dpi: int, buffers: _Buffers, ground: Any | None) -> Any:
-    """Page drawn into the next buffer: on white, or over a copy of ``ground`` (a pdfium bitmap of the page's size)."""
-    if ground is None:
-        return page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255),
-                           bitmap_maker=buffers.bitmap)  # fmt: skip
-    import pypdfium2.raw as pdfium_c
-
-    bitmap = buffers.bitmap(ground.width, ground.height, ground.format, True)
-    ctypes.memmove(bitmap.buffer, ground.buffer, ground.stride * ground.height)
-    # as page.render draws (annotations on, RGB order), only without painting the bitmap white first
-    pdfium_c.FPDF_RenderPageBitmap(bitmap.raw, page.raw, 0, 0, ground.width, ground.height, 0,
-                                   pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER)  # fmt: skip
-    return bitmap
-
-
-def png_pages(pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None,
-              ground: Any | None = None, like: Picture | None = None) -> Iterator[bytes]:  # fmt: skip
+def png_pages(
+    pdf_bytes: bytes, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None
+) -> Iterator[bytes]:
     """Every page of a PDF as PNG bytes at ``dpi``, one at a time; ``progress(1)`` after each page.
 
     Page n is encoded (zlib, which lets other threads run) in a thread while
-    page n+1 is drawn. Given a ``ground`` bitmap, each page is drawn over a copy
-    of it and encoded here before the next is drawn (one buffer beside the
-    ground, not two: drawing over a copy is quick, and memory stays low); bands
-    of rows the same as ``like``'s (the ground's, compressed) are not compressed again.
+    page n+1 is drawn.
     """
     from concurrent.futures import Future, ThreadPoolExecutor
 
     import pypdfium2 as pdfium
 
-    buffers = _Buffers(2 if ground is None else 1)
+    buffers = _Buffers(2)
     pdf = pdfium.PdfDocument(pdf_bytes)
     encoding: tuple[Future[bytes], Any, Any] | None = None  # the page being encoded, its bitmap and page
 
-    def finished(png: Future[bytes] | bytes, bitmap: Any, page: Any) -> bytes:
-        png = png if isinstance(png, bytes) else png.result()
+    def finished(png: Future[bytes], bitmap: Any, page: Any) -> bytes:
+        done = png.result()
         bitmap.close()
         page.close()
         if progress is not None:
             progress(1)
-        return png
+        return done
 
     try:
         with ThreadPoolExecutor(max_workers=1) as encoder:  # its thread starts at the first page given to it
             for index in range(len(pdf)):
                 page = pdf[index]
-                bitmap = _draw(page, dpi, buffers, ground)
-                args = (memoryview(bitmap.buffer), *_size(page, bitmap, dpi), bitmap.stride, dpi, like)
-                if ground is not None:
-                    yield finished(encode_png(*args), bitmap, page)
-                    continue
-                future = encoder.submit(encode_png, *args)
+                bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255),
+                                     bitmap_maker=buffers.bitmap)  # fmt: skip
+                future = encoder.submit(encode_png, memoryview(bitmap.buffer), *_size(page, bitmap, dpi),
+                                        bitmap.stride, dpi)  # fmt: skip
                 if encoding is not None:
                     yield finished(*encoding)
                 encoding = (future, bitmap, page)
@@ -176,19 +157,65 @@ PDF_PAGES = 32
 """Pages of a pack drawn into one PDF at a time, so a big pack's PDF is never held whole."""
 
 
-def _ground(pdf_bytes: bytes, dpi: int) -> tuple[Any, Picture]:
-    """The ground's page rasterised (its PDF closed at once: the bitmap does not need it) and its compressed bands."""
+class _Canvas:
+    """The one pixel buffer of a pack: the ground rasterised, each page drawn over it, encoded, then the bands
+    it changed put back (from the ground's compressed bands; the ground's pixels are not kept beside it)."""
+
+    def __init__(self, pdf_bytes: bytes, dpi: int) -> None:
+        import pypdfium2 as pdfium
+
+        pdf = pdfium.PdfDocument(pdf_bytes)  # closed at once: the bitmap does not need it
+        try:
+            page = pdf[0]
+            self.bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255))
+            self.width, self.height = _size(page, self.bitmap, dpi)
+        finally:
+            pdf.close()
+        self.rgb = memoryview(self.bitmap.buffer).cast("B")  # ctypes says '<B': written to as plain bytes
+        self.like = picture(self.rgb, self.width, self.height, self.bitmap.stride)
+        self.kept: dict[int, bytes] = {}  # the ground's rows of the bands pages changed, to put back again
+
+    def page_png(self, page: Any, dpi: int) -> bytes:
+        """The page drawn over the ground, as PNG bytes; the buffer holds the ground again after."""
+        import pypdfium2.raw as pdfium_c
+
+        # as page.render draws (annotations on, RGB order), only without painting the bitmap white first
+        pdfium_c.FPDF_RenderPageBitmap(self.bitmap.raw, page.raw, 0, 0, self.bitmap.width, self.bitmap.height, 0,
+                                       pdfium_c.FPDF_ANNOT | pdfium_c.FPDF_REVERSE_BYTE_ORDER)  # fmt: skip
+        stride = self.bitmap.stride
+        parts = bands(self.rgb, self.width, self.height, stride, self.like)
+        for index, part in enumerate(parts):
+            if part is not self.like.bands[index]:  # changed by the page
+                span = slice(index * BAND * stride, min((index + 1) * BAND, self.height) * stride)
+                kept = self.kept.get(index) or self.kept.setdefault(index, band_rows(self.like, index, self.rgb[span]))
+                self.rgb[span] = kept
+        return png_file(parts, self.width, self.height, dpi)
+
+    def close(self) -> None:
+        """Let the buffer go."""
+        self.rgb.release()
+        self.bitmap.close()
+
+
+def _over_ground(
+    pdf_bytes: bytes, dpi: int, canvas: _Canvas, progress: Callable[[int], None] | None
+) -> Iterator[bytes]:
+    """Every page of a PDF drawn over the canvas's ground, as PNG bytes; ``progress(1)`` after each page."""
     import pypdfium2 as pdfium
 
     pdf = pdfium.PdfDocument(pdf_bytes)
     try:
-        page = pdf[0]
-        bitmap = page.render(scale=dpi / 72, rev_byteorder=True, fill_color=(255, 255, 255, 255))
-        width, height = _size(page, bitmap, dpi)
+        for index in range(len(pdf)):
+            page = pdf[index]
+            try:
+                png = canvas.page_png(page, dpi)
+            finally:
+                page.close()
+            if progress is not None:
+                progress(1)
+            yield png
     finally:
         pdf.close()
-    rgb = memoryview(bitmap.buffer)
-    return bitmap, Picture(rgb, width, height, bitmap.stride, bands(rgb, width, height, bitmap.stride))
 
 
 def pack_pngs(document: Document, dpi: int = DEFAULT_DPI, progress: Callable[[int], None] | None = None) -> Iterator[bytes]:
@@ -196,25 +223,27 @@ def pack_pngs(document: Document, dpi: int = DEFAULT_DPI, progress: Callable[[in
 
     What every page shares (the form each starts with) is rasterised and
     compressed once (in a thread, while the first pages' PDF is drawn) and each
-    page drawn over a copy of it: the same pixels and bytes as drawing it whole,
-    only the bands of rows it changes compressed again.
+    page drawn over it in the same buffer: the same pixels and bytes as drawing
+    it whole, only the bands of rows it changes compressed again (and put back after).
     """
     from concurrent.futures import ThreadPoolExecutor
 
     from printkit.backends.pdf import render_pdf
 
     split = split_ground(document)
-    ground, pages = (None, document) if split is None else (split[0], split[1])
+    if split is None:
+        yield from png_pages(render_pdf(document, progress), dpi, progress)
+        return
+    ground, pages = split
     with ThreadPoolExecutor(max_workers=1) as pool:
-        made = None if ground is None else pool.submit(_ground, render_pdf(ground), dpi)
+        made = pool.submit(_Canvas, render_pdf(ground), dpi)
         try:
             for start in range(0, len(pages.pages), PDF_PAGES):
                 chunk = render_pdf(replace(pages, pages=pages.pages[start : start + PDF_PAGES]), progress)
-                bitmap, like = (None, None) if made is None else made.result()
-                yield from png_pages(chunk, dpi, progress, bitmap, like)
+                yield from _over_ground(chunk, dpi, made.result(), progress)
         finally:
-            if made is not None and made.exception() is None:
-                made.result()[0].close()
+            if made.exception() is None:
+                made.result().close()
 
 
 def render_png_pages(

@@ -11,8 +11,10 @@ on its own rows: the same pixels give the same bytes, in a pack or alone.
 from __future__ import annotations
 
 import functools
+import hashlib
 import struct
 import zlib
+from collections.abc import Iterator
 from typing import NamedTuple
 
 BAND = 64  # rows deflated together (measured, docs/performance.md)
@@ -29,13 +31,13 @@ class Band(NamedTuple):
 
 
 class Picture(NamedTuple):
-    """A picture's pixel rows (as handed to ``encode_png``) and its compressed bands."""
+    """A picture's size, its compressed bands and a digest of each band's pixel rows (not the rows themselves)."""
 
-    rgb: memoryview
     width: int
     height: int
     stride: int
     bands: tuple[Band, ...]
+    digests: tuple[bytes, ...]
 
 
 def adler32_combine(first: int, second: int, second_length: int) -> int:
@@ -56,27 +58,44 @@ def _band(rgb: bytes | memoryview, row: int, stride: int, top: int, bottom: int)
     return Band(packer.compress(raw) + packer.flush(zlib.Z_SYNC_FLUSH), zlib.adler32(raw), len(raw))
 
 
-_COMPARED = 32768  # bytes of two pictures compared at a time: small copies, taken again from malloc's free lists
+def _digest(rows: bytes | memoryview) -> bytes:
+    """SHA-256 of a band's rows: two bands with the same digest hold the same bytes (no collision is known)."""
+    return hashlib.sha256(rows).digest()
 
 
-def _same(first: bytes | memoryview, second: bytes | memoryview, start: int, stop: int) -> bool:
-    return all(bytes(first[at : min(at + _COMPARED, stop)]) == bytes(second[at : min(at + _COMPARED, stop)])
-               for at in range(start, stop, _COMPARED))  # fmt: skip
+def _spans(height: int, stride: int) -> Iterator[tuple[int, int, slice]]:
+    """Each band's index, first row and bytes (its rows with their padding)."""
+    for index, top in enumerate(range(0, height, BAND)):
+        yield index, top, slice(top * stride, min(top + BAND, height) * stride)
+
+
+def picture(rgb: bytes | memoryview, width: int, height: int, stride: int) -> Picture:
+    """The picture's compressed bands and their digests, to encode pictures drawn over it (the rows are not kept)."""
+    digests = tuple(_digest(rgb[span]) for _, _, span in _spans(height, stride))
+    return Picture(width, height, stride, bands(rgb, width, height, stride), digests)
 
 
 def bands(rgb: bytes | memoryview, width: int, height: int, stride: int, like: Picture | None = None) -> tuple[Band, ...]:
-    """The compressed bands of packed RGB rows; a band whose bytes are the same as ``like``'s is taken from it."""
+    """The compressed bands of packed RGB rows; a band whose rows are the same as ``like``'s is taken from it."""
     if like is not None and (like.width, like.height, like.stride) != (width, height, stride):
         like = None
     out = []
-    for index, top in enumerate(range(0, height, BAND)):
-        bottom = min(top + BAND, height)
-        span = slice(top * stride, bottom * stride)
-        if like is not None and _same(rgb, like.rgb, span.start, span.stop):  # the rows with their padding
+    for index, top, span in _spans(height, stride):
+        if like is not None and _digest(rgb[span]) == like.digests[index]:
             out.append(like.bands[index])
         else:
-            out.append(_band(rgb, width * 3, stride, top, bottom))
+            out.append(_band(rgb, width * 3, stride, top, min(top + BAND, height)))
     return tuple(out)
+
+
+def band_rows(like: Picture, index: int, current: bytes | memoryview) -> bytes:
+    """Band ``index`` of ``like`` as packed rows again (inflated), with the padding of the ``current`` band's rows."""
+    row, stride = like.width * 3, like.stride
+    raw = zlib.decompressobj(-15).decompress(like.bands[index].data)
+    parts: list[bytes] = []
+    for k in range(len(raw) // (row + 1)):
+        parts += (raw[k * (row + 1) + 1 : (k + 1) * (row + 1)], bytes(current[k * stride + row : (k + 1) * stride]))
+    return b"".join(parts)
 
 
 @functools.cache
