@@ -6,7 +6,7 @@ from dataclasses import dataclass
 from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
-from printkit.scan.locate import SCALE
+from printkit.scan.locate import SCALE, warped_by
 
 if TYPE_CHECKING:
     from collections.abc import Callable, Sequence
@@ -174,15 +174,7 @@ def refine(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> tu
     fix, move = _refit(*_found(blank, crops_of(warped), map_id, paper), blank.shape)
     if fix is None:
         return h, warped, 0.0
-    return fix @ h, _warp(image, fix @ h, blank.shape), move
-
-
-def _warp(image: Image, h: Image, shape: tuple[int, ...]) -> Image:
-    """``image`` warped onto the page by ``h`` (white outside the picture)."""
-    import cv2
-
-    out: Image = cv2.warpPerspective(image, h, (shape[1], shape[0]), flags=cv2.INTER_LINEAR, borderValue=(255, 255, 255))
-    return out
+    return fix @ h, warped_by(image, fix @ h, paper), move
 
 
 LOOSE_ROUNDS = 3
@@ -216,7 +208,7 @@ def loose(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> tup
         if fix is None:
             return (h, warped) if move else None  # it moved the page under LEAST_MOVE: it fits
         h = fix @ h
-        warped = _warp(image, h, blank.shape)
+        warped = warped_by(image, h, paper)
     return (h, warped) if move <= LOCAL_TOL else None
 
 
@@ -284,7 +276,7 @@ def fit(image: Image, h: Image, warped: Image | None, map_id: str, paper: str) -
         moved = cv2.perspectiveTransform(moved, fix)
     off = (moved[0] - np.array(dst, np.float64).reshape(-1, 2)) if src else np.zeros((0, 2))
     residuals = tuple((x / SCALE, y / SCALE, float(np.hypot(*d)) / SCALE) for (x, y), d in zip(dst, off))
-    out = _warp(image, better, blank.shape) if fix is not None or warped is None else warped
+    out = warped_by(image, better, paper) if fix is not None or warped is None else warped
     if sum(1 for r in residuals if r[2] > LOCAL_TOL) >= LOCAL_MIN:
         cells = dense(out, blank)
         keep = cells.agreeing()

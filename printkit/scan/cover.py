@@ -108,11 +108,23 @@ def seen(valid: Image, paper: Image, normal: Image, blank: Blank, misplaced: Ima
 
     k = 2 * max(1, round(REACH * SCALE)) + 1
     darkest = cv2.erode(normal, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (k, k)))
-    shown = np.less_equal(darkest, blank.shown_below).view(np.uint8)  # a bool is a byte of 0 or 1
+    shown = np.less_equal(darkest, _shown_below(blank.fields)).view(np.uint8)  # a bool is a byte of 0 or 1
     if misplaced is not None:
         shown[misplaced > 0] = 0
     return Seen(valid.astype(np.uint8, copy=False), np.greater_equal(paper, DARK_PAPER).view(np.uint8), shown, normal,
                 bent)
+
+
+@lru_cache(maxsize=16)
+def _shown_below(fields: Fields) -> Image:
+    """Per pixel, the grey at or below which a scan shows the print there (SHOWN as dark as the blank sheet), once
+    per layout (a blank sheet is drawn from its fields alone)."""
+    import numpy as np
+
+    from printkit.scan.ink import blank_sheet
+
+    floor: Image = 255.0 - SHOWN * (255.0 - blank_sheet(fields.map, fields.paper).sharp.astype(np.float32))
+    return floor
 
 
 @dataclass(frozen=True)
@@ -166,8 +178,7 @@ def _why(s: Seen, w: Windows, misplaced: str) -> str:
 
 @lru_cache(maxsize=16)
 def _box_windows(fields: Fields) -> dict[str, Windows]:
-    """Per box, its rectangle PAD wider: where its printed outline is checked (once per layout; a blank sheet is
-    drawn from its fields alone)."""
+    """Per box, its rectangle PAD wider: where its printed outline is checked (once per layout)."""
     from printkit.scan.ink import blank_sheet
 
     sharp = blank_sheet(fields.map, fields.paper).sharp

@@ -41,16 +41,6 @@ class Blank:
         floor: Image = self.gray.astype(np.float32) - INK_MARGIN
         return floor
 
-    @cached_property
-    def shown_below(self) -> Image:
-        """Per pixel, the grey at or below which a scan shows the print here (cover.SHOWN as dark as ``sharp``)."""
-        import numpy as np
-
-        from printkit.scan.cover import SHOWN
-
-        floor: Image = 255.0 - SHOWN * (255.0 - self.sharp.astype(np.float32))
-        return floor
-
 
 def darkest(image: Image) -> Image:
     """Each pixel's darkest colour channel (blue ink and pencil read as dark as black)."""
