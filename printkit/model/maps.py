@@ -15,6 +15,7 @@ from functools import cached_property
 from typing import Any, Literal, NamedTuple
 
 from printkit.model.dice import Dice as Dice  # its own module (fast start); re-exported for GameMap.dice
+from printkit.model.words import id_index, match_in
 
 RegionScoringMode = Literal["table", "per_region", "majority"]
 Mode = Literal["multiplayer", "solo", "party"]
@@ -221,10 +222,7 @@ class GameMap(_MapFields):
 
     @cached_property
     def _city_ids_folded(self) -> dict[str, str]:
-        folded: dict[str, str] = {}
-        for c in self.cities:
-            folded.setdefault(c.id.casefold(), c.id)
-        return folded
+        return id_index([c.id for c in self.cities])
 
     @cached_property
     def _kinds_by_section(self) -> dict[str, dict[str, tuple[Track, Kind]]]:
@@ -239,7 +237,7 @@ class GameMap(_MapFields):
 
     def match_city_id(self, value: object) -> str | None:
         """The city id ``value`` names, in any case (``London`` is ``london``), as ``match_id`` finds it, or None."""
-        return self._city_ids_folded.get(value.strip().casefold()) if isinstance(value, str) else None
+        return match_in(value, self._city_ids_folded)
 
     def region(self, region_id: str) -> Region:
         """The region with this id (KeyError if absent)."""

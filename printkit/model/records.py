@@ -34,7 +34,11 @@ class PlayerMarks(NamedTuple):
 
     def marks_in(self, track: "Track", kind_id: str) -> int:
         """Marks in one row of a track (0 when not given)."""
-        return self.marks.get(track.id, {}).get(kind_id, 0)
+        return self.track_marks(track).get(kind_id, 0)
+
+    def track_marks(self, track: "Track") -> Mapping[str, int]:
+        """Marks per row of one track, by kind id (a row not given is absent)."""
+        return self.marks.get(track.id, {})
 
 
 class AtwRecord(NamedTuple):

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 
 def plural(n: int, word: str, many: str | None = None) -> str:
@@ -17,8 +17,18 @@ def join_names(names: Sequence[str]) -> str:
 
 def match_id(value: object, known: Sequence[str]) -> str | None:
     """The id in ``known`` that ``value`` names, in any case (``London`` is ``london``), or None."""
-    if not isinstance(value, str):
-        return None
-    key = value.strip().casefold()
-    return next((k for k in known if k.casefold() == key), None)
+    return match_in(value, id_index(known))
+
+
+def id_index(known: Sequence[str]) -> dict[str, str]:
+    """Each id of ``known`` by its case-folded form (the first of ids that fold alike): what :func:`match_in` looks in."""
+    index: dict[str, str] = {}
+    for k in known:
+        index.setdefault(k.casefold(), k)
+    return index
+
+
+def match_in(value: object, index: Mapping[str, str]) -> str | None:
+    """The id ``value`` names in an :func:`id_index`, in any case and with spaces round it, or None."""
+    return index.get(value.strip().casefold()) if isinstance(value, str) else None
 

@@ -51,7 +51,7 @@ def score_track(
     track: Track, player: PlayerMarks, field_: Sequence[PlayerMarks], mode: Mode
 ) -> tuple[int, str]:
     """Points and reason for one track: rows, full columns, majority and first bonuses."""
-    row_marks = player.marks.get(track.id, {})  # as PlayerMarks.marks_in reads each row
+    row_marks = player.track_marks(track)
     counts = {k.id: row_marks.get(k.id, 0) for k in track.kinds}
     total = 0
     parts: list[str] = []

@@ -301,7 +301,7 @@ def players_count_problem(m: GameMap, mode: Mode, n: int) -> str | None:
 
 def resolve_map(value: Any, source: str, base_dir: Path) -> GameMap:
     """The record's map: a bundled id or a map file (relative to the record)."""
-    from printkit.loading.maps import is_map_path, load_map
+    from printkit.loading.maps import bundled_maps, is_map_path, load_map
 
     if isinstance(value, str) and not is_map_path(value):  # a bundled id (no bundled id ends in .toml or has a slash)
         try:
@@ -313,8 +313,6 @@ def resolve_map(value: Any, source: str, base_dir: Path) -> GameMap:
         if os.path.lexists(path):  # the reader refuses folders, pipes, devices and link loops
             return load_map(str(path))
         raise DataError([f"{source}: map: map file {str(path)!r} not found"])
-    from printkit.loading.maps import bundled_maps
-
     raise DataError([f"{source}: map: {UnknownMapError.describe(value, bundled_maps())}"])
 
 
