@@ -37,7 +37,9 @@ ITERATIONS = 30
 
 def _weakest(sums: list[Image], x: int, y: int, side: int) -> float:
     """The smaller eigenvalue of the structure tensor summed over one square (per pixel): print in both directions."""
-    a, b, c = (float(s[y + side, x + side] - s[y, x + side] - s[y + side, x] + s[y, x]) / side ** 2 for s in sums)
+    from printkit.scan.shifts import box_tensor
+
+    a, b, c = (float(v) / side ** 2 for v in box_tensor(sums, x, y, side))
     return float((a + c) / 2 - ((a - c) ** 2 / 4 + b * b) ** 0.5)
 
 
@@ -55,16 +57,12 @@ def patches(map_id: str, paper: str) -> tuple[tuple[int, int], ...]:
 
 def _patches(sharp: Image) -> tuple[tuple[int, int], ...]:
     """The patches of :func:`patches`, picked on the blank sheet ``sharp``."""
-    import cv2
-    import numpy as np
-
+    from printkit.scan.shifts import tensor_sums
     from printkit.sheets import identity
 
-    gray = sharp.astype(np.float32) / 255.0
-    gx, gy = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    sums = [cv2.integral(g) for g in (gx * gx, gx * gy, gy * gy)]
+    sums = tensor_sums(sharp)
     side, margin = round(PATCH * SCALE), round(SEARCH * SCALE) + 1
-    height, width = gray.shape
+    height, width = sharp.shape[:2]
     qx0, qy0, qx1, qy1 = (v * SCALE for v in identity.qr_box(width / SCALE))
     cols, rows = GRID
     # the four corner squares first (each holds a marker, printed on every sheet): they hold the refit at the

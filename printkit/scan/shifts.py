@@ -8,7 +8,7 @@ out of place after that (docs/scan.md, "Bent pages").
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from printkit.scan.locate import SCALE
 
@@ -76,7 +76,6 @@ class Cells:
 def dense(warped: Image, blank: Image, reach: float | None = None) -> Cells:
     """Every square of CELL (half overlapping) with print, matched in ``warped`` by phase correlation (:func:`correlate`),
     its print looked for within ``reach`` points of its place (anywhere in the square when None)."""
-    import cv2
     import numpy as np
 
     from printkit.scan.ink import darkest
@@ -93,12 +92,8 @@ def dense(warped: Image, blank: Image, reach: float | None = None) -> Cells:
     a = np.stack([sharp[y:y + side, x:x + side] for x, y in corners])
     b = np.stack([scan[y:y + side, x:x + side] for x, y in corners])
     shift, response = correlate(a, b, None if reach is None else reach * SCALE)
-    gray = sharp / 255.0
-    gx, gy = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
-    sums = [cv2.integral(g) for g in (gx * gx, gx * gy, gy * gy)]
     xy = np.array(corners)
-    xx, yy = xy[:, 0], xy[:, 1]
-    p, q, r = (s[yy + side, xx + side] - s[yy, xx + side] - s[yy + side, xx] + s[yy, xx] for s in sums)
+    p, q, r = box_tensor(tensor_sums(blank), xy[:, 0], xy[:, 1], side)
     root = np.sqrt(((p - r) / 2) ** 2 + q * q)
     strong, weak = (p + r) / 2 + root, (p + r) / 2 - root
     across = np.stack([q, strong - p], axis=1)
@@ -106,6 +101,24 @@ def dense(warped: Image, blank: Image, reach: float | None = None) -> Cells:
     across /= np.maximum(np.hypot(across[:, 0], across[:, 1]), 1e-9)[:, None]
     at = (xy + side / 2).astype(np.float64)
     return Cells(at, shift, response, across, weak < FLAT * np.maximum(strong, 1e-9))
+
+
+def tensor_sums(sharp: Image) -> list[Image]:
+    """Integral images of a blank sheet's gradient products (gx gx, gx gy, gy gy; Sobel on its grey, 0-1): its
+    print's structure tensor, summed over any box at once (:func:`box_tensor`)."""
+    import cv2
+    import numpy as np
+
+    gray = sharp.astype(np.float32) / 255.0
+    gx, gy = cv2.Sobel(gray, cv2.CV_32F, 1, 0, ksize=3), cv2.Sobel(gray, cv2.CV_32F, 0, 1, ksize=3)
+    return [cv2.integral(g) for g in (gx * gx, gx * gy, gy * gy)]
+
+
+def box_tensor(sums: list[Image], x: Any, y: Any, side: int) -> tuple[Any, Any, Any]:
+    """The structure tensor's three entries summed over the square of ``side`` at (x, y): numbers, or arrays of
+    corners."""
+    p, q, r = (s[y + side, x + side] - s[y, x + side] - s[y + side, x] + s[y, x] for s in sums)
+    return p, q, r
 
 
 def correlate(a: Image, b: Image, reach: float | None = None) -> tuple[Image, Image]:
