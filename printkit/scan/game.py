@@ -75,8 +75,7 @@ def _cross_check(s: SheetRead, m: GameMap, mode: str = "multiplayer") -> None:
                     f"{'visit' if done else 'do not visit'} every city of {r.name}")
     _tally(s, m, seen)
     speed = s.boxes.get("speed")
-    every = m.every_region_visited({r.id: sum(1 for c in m.region_cities(r.id) if c.id in seen) for r in m.regions})
-    finished = every and len(s.route) > 1 and s.route[0] == s.route[-1]
+    finished = _finished(s.route, m)
     if speed is not None and not speed.on and finished and mode != "multiplayer" and _turns(s, m):
         return  # solo/party: the sheet asks for the turn box, not the speed box
     if speed is not None and speed.on != finished:
@@ -97,6 +96,13 @@ def _tally(s: SheetRead, m: GameMap, seen: set[str]) -> None:
         got = row_count(s, prefix, top)
         if got != want:
             s.doubt(prefix, 0.3, f"{prefix}: {got} marked, but the drawn routes visit {want}")
+
+
+def _finished(route: list[str], m: GameMap) -> bool:
+    """Whether a trail finishes the trip: every region visited enough, and back at its start."""
+    seen = set(route)
+    every = m.every_region_visited({r.id: sum(1 for c in m.region_cities(r.id) if c.id in seen) for r in m.regions})
+    return every and len(route) > 1 and route[0] == route[-1]
 
 
 def _turns(s: SheetRead, m: GameMap) -> list[int]:
@@ -133,10 +139,7 @@ def _extras(s: SheetRead, m: GameMap, mode: str) -> dict[str, Any]:
     firsts = _firsts(s, m) if mode == "multiplayer" else []
     if firsts:
         table["first_rare"] = firsts
-    route = s.route or []
-    seen = set(route)
-    every = m.every_region_visited({r.id: sum(1 for c in m.region_cities(r.id) if c.id in seen) for r in m.regions})
-    if mode != "multiplayer" and every and len(route) > 1 and route[0] == route[-1]:
+    if mode != "multiplayer" and _finished(s.route or [], m):
         turns = _turns(s, m)
         table["finished_turn"] = turns[0] if len(turns) == 1 else m.solo.turns
         if len(turns) != 1:
