@@ -31,12 +31,19 @@ TOO_LONG_NUMBER = "a number has more than 4300 digits (numbers in printkit files
 
 
 class FileProblem(Exception):
-    """Why a file cannot be read, worded for the user (``no such file``, ...)."""
+    """Why a file cannot be read, worded for the user (``no such file``, ...), and what kind of problem it is
+    (``missing``, ``folder``, ``special`` for a pipe, device or socket, ``large``, ``os``), with the file's size."""
 
-    def __init__(self, reason: str, missing: bool = False) -> None:
+    def __init__(self, reason: str, kind: str = "os", size: int = 0) -> None:
         self.reason = reason
-        self.missing = missing
+        self.kind = kind
+        self.size = size
         super().__init__(reason)
+
+    @property
+    def missing(self) -> bool:
+        """Whether there is no such file."""
+        return self.kind == "missing"
 
 
 def source_name(path: Path) -> str:
@@ -52,31 +59,36 @@ def source_name(path: Path) -> str:
     return str(path)
 
 
-def read_bytes(path: str | os.PathLike[str]) -> bytes:
-    """A regular file's bytes, at most :data:`MAX_BYTES`; FileProblem otherwise, never blocking."""
+def read_bytes(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> bytes:
+    """A regular file's bytes, at most ``limit``; FileProblem otherwise, never blocking (a pipe is not opened)."""
+    special = "is not a regular file (a pipe, device or socket); give a saved file"
     try:
         info = os.stat(path)
     except FileNotFoundError:
-        raise FileProblem("no such file", missing=True) from None
+        raise FileProblem("no such file", "missing") from None
     except OSError as exc:
         raise FileProblem(_os_reason(exc)) from None
     if stat.S_ISDIR(info.st_mode):
-        raise FileProblem("is a folder, not a file")
+        raise FileProblem("is a folder, not a file", "folder")
     if not stat.S_ISREG(info.st_mode):
-        raise FileProblem("is not a regular file (a pipe, device or socket); give a saved file")
-    if info.st_size > MAX_BYTES:
-        raise FileProblem(f"is larger than {MAX_BYTES // (1024 * 1024)} MiB; no printkit file is that big")
+        raise FileProblem(special, "special")
+    if info.st_size > limit:
+        raise _too_large(info.st_size, limit)
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
         with os.fdopen(fd, "rb") as f:
             if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise FileProblem("is not a regular file (a pipe, device or socket); give a saved file")
-            raw = f.read(MAX_BYTES + 1)
+                raise FileProblem(special, "special")
+            raw = f.read(limit + 1)
     except OSError as exc:
         raise FileProblem(_os_reason(exc)) from None
-    if len(raw) > MAX_BYTES:
-        raise FileProblem(f"is larger than {MAX_BYTES // (1024 * 1024)} MiB; no printkit file is that big")
+    if len(raw) > limit:
+        raise _too_large(len(raw), limit)
     return raw
+
+
+def _too_large(size: int, limit: int) -> FileProblem:
+    return FileProblem(f"is larger than {limit // (1024 * 1024)} MiB; no printkit file is that big", "large", size)
 
 
 def _os_reason(exc: OSError) -> str:

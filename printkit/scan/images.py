@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import stat
 import threading
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass
@@ -23,6 +22,8 @@ from printkit.model.names import printable
 
 if TYPE_CHECKING:
     from cv2.typing import MatLike
+
+    from printkit.loading.text import FileProblem
 
     Image = MatLike
     """An OpenCV image (a numpy array: BGR, or one channel)."""
@@ -159,36 +160,23 @@ def read_input(path: Path) -> bytes:
 
     A pipe, a device or a link to one is refused from ``stat`` without being
     opened; the file is opened without blocking and checked again (``fstat``)
-    before a byte is read.
+    before a byte is read (:func:`printkit.loading.text.read_bytes`).
     """
-    where = shown_file(path)
+    from printkit.loading.text import FileProblem, read_bytes
+
     try:
-        first = os.stat(path)
-        problem = _problem(first.st_mode, first.st_size, where)
-        if problem is None:
-            fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
-            with os.fdopen(fd, "rb") as f:
-                info = os.fstat(fd)
-                problem = _problem(info.st_mode, info.st_size, where)
-                data = b"" if problem else f.read(MAX_FILE_BYTES + 1)
-            problem = problem or _problem(stat.S_IFREG, len(data), where)
-    except FileNotFoundError:
-        raise ScanError(f"{where}: no such file") from None
-    except OSError as exc:
-        raise ScanError(f"{where}: cannot read the file ({exc.strerror or exc})") from None
-    if problem is not None:
-        raise ScanError(problem)
-    return data
+        return read_bytes(path, MAX_FILE_BYTES)
+    except FileProblem as exc:
+        raise ScanError(f"{shown_file(path)}: {_said(exc)}") from None
 
 
-def _problem(mode: int, size: int, where: str) -> str | None:
-    """Why a file of this mode and size is not read (not a regular file, too big), or None."""
-    if not stat.S_ISREG(mode):
-        return f"{where}: not a regular file (a folder, pipe or device?): give an image or PDF file"
-    if size > MAX_FILE_BYTES:
-        return (f"{where}: the file is {size / 2**20:.0f} MiB, more than the {MAX_FILE_BYTES // 2**20} MiB "
-                "scan reads")
-    return None
+def _said(problem: FileProblem) -> str:
+    """A file problem as scan words it (its inputs are pictures and PDFs)."""
+    if problem.kind in ("folder", "special"):
+        return "not a regular file (a folder, pipe or device?): give an image or PDF file"
+    if problem.kind == "large":
+        return f"the file is {problem.size / 2**20:.0f} MiB, more than the {MAX_FILE_BYTES // 2**20} MiB scan reads"
+    return problem.reason
 
 
 def image_size(data: bytes) -> tuple[str, int, int] | None:
