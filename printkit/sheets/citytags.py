@@ -18,12 +18,12 @@ from typing import NamedTuple
 from printkit.layout import fonts
 from printkit.layout.boxes import Box
 from printkit.layout.common import INK, PAPER_WHITE, SMALL_SIZE, text
-from printkit.layout.geo import Pt, clip_segment
+from printkit.layout.geo import Box4, Pt, clip_segment
 from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import FontWeight, Icon, Item, Line, Rect, Style
 from printkit.model.maps import City, GameMap
 from printkit.sheets.routeshape import leaving
-from printkit.sheets.tagspace import Box4, Line4, cross, grouped, hits, hits_near, length_under, overlaps, rect_distance
+from printkit.sheets.tagspace import Line4, cross, grouped, hits, hits_near, length_under, overlaps, rect_distance
 
 ICON_SIZES = (10.5, 9.5, 8.5, 7.5)
 """Sizes tried for a tag's icons, largest first."""
@@ -180,22 +180,6 @@ def _box_at(px: float, py: float, d: float, sx: float, sy: float, w: float, h: f
 def _along(pts: tuple[Pt, ...], d: float) -> Pt:
     """The point ``d`` from the first point of a line, measured straight from it (its last point if none is)."""
     return leaving(pts, d) or pts[-1]
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
-
 
 
 REACH = 160.0

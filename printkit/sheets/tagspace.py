@@ -12,10 +12,9 @@ import math
 from collections.abc import Iterable, Sequence
 
 from printkit.layout.boxes import Box
-from printkit.layout.geo import Pt, clip_segment
+from printkit.layout.geo import Box4, Pt, clip_segment
 
 Line4 = tuple[tuple[Pt, Pt], ...]
-Box4 = tuple[float, float, float, float]
 
 
 def cross(a: Pt, b: Pt, c: Pt, d: Pt) -> bool:
@@ -29,7 +28,7 @@ def cross(a: Pt, b: Pt, c: Pt, d: Pt) -> bool:
     return 0 <= t <= 1 and 0 <= u <= 1
 
 
-def hits(b: tuple[float, float, float, float], segments: Sequence[tuple[Pt, Pt]]) -> bool:
+def hits(b: Box4, segments: Sequence[tuple[Pt, Pt]]) -> bool:
     """Whether any segment passes through the box (x0, y0, x1, y1), touching aside."""
     x0, y0, x1, y1 = b
     return any(not (p[0] <= x0 and q[0] <= x0 or p[0] >= x1 and q[0] >= x1 or p[1] <= y0 and q[1] <= y0
@@ -49,7 +48,7 @@ def grouped(segments: Iterable[tuple[Pt, Pt]]) -> tuple[tuple[Box4, Line4], ...]
 
 
 def hits_near(b: Box4, groups: Sequence[tuple[Box4, Line4]]) -> bool:
-    """:func:`_hits` over grouped segments, skipping the runs whose box is clear of ``b``."""
+    """:func:`hits` over grouped segments, skipping the runs whose box is clear of ``b``."""
     return any(g[0] < b[2] and g[2] > b[0] and g[1] < b[3] and g[3] > b[1] and hits(b, segs) for g, segs in groups)
 
 
