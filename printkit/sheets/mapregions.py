@@ -78,11 +78,11 @@ def _ways(label: str) -> list[tuple[str, ...]]:
     return [(label,), (" ".join(words[:k]), " ".join(words[k:]))]
 
 
-def _lines_at(cx: float, cy: float, lines: tuple[str, ...], fill: str = "") -> tuple[list[Text], Box]:
-    """The name's lines centred on (cx, cy), and the box round them."""
+def _lines_at(cx: float, cy: float, lines: tuple[str, ...]) -> tuple[list[Text], Box]:
+    """The name's lines centred on (cx, cy), and the box round them (inked when placed)."""
     step = fonts.ascent(NAME_SIZE, "bold") + fonts.descent(NAME_SIZE, "bold") + 0.5  # the lines' boxes never meet
     top = cy - step * (len(lines) - 1) / 2 + NAME_SIZE * 0.35
-    texts = [text(cx, top + k * step, ln, NAME_SIZE, "bold", "middle", fill) for k, ln in enumerate(lines)]
+    texts = [text(cx, top + k * step, ln, NAME_SIZE, "bold", "middle", "") for k, ln in enumerate(lines)]
     boxes = [text_box(t) for t in texts]
     x0, y0 = min(b.x for b in boxes), min(b.y for b in boxes)
     return texts, Box(x0, y0, max(b.right for b in boxes) - x0, max(b.bottom for b in boxes) - y0)
@@ -117,7 +117,7 @@ def _clear(label: str, area: Area, centre: Pt, placer: LabelPlacer, soft: bool) 
     spots = _spots(area, centre, NAME_SIZE * 0.6 + INSIDE)
     for lines in _ways(label):
         for cx, cy in spots:
-            texts, box = _lines_at(cx, cy, lines, "")
+            texts, box = _lines_at(cx, cy, lines)
             if local.free(box, soft=soft) and _box_inside(box, area.polygon):
                 return texts, box
     return None
@@ -184,4 +184,4 @@ def _fallback(label: str, area: Area, points: dict[str, Pt], m: GameMap, region:
     found = _clear(label, area, _centre(m, region, points), placer, False)
     if found is not None:
         return found
-    return _lines_at(*(area.spots[0] if area.spots else area.polygon[0]), _ways(label)[-1], "")
+    return _lines_at(*(area.spots[0] if area.spots else area.polygon[0]), _ways(label)[-1])
