@@ -15,6 +15,7 @@ import math
 from collections.abc import Iterable
 
 from printkit.sheets.fields import Fields, Pt, RouteField
+from printkit.sheets.routeshape import segments
 
 END_MARGIN = 10.0
 """Points beyond a route's own end circles that are not its exclusive stretch (stars, routes meeting there)."""
@@ -87,8 +88,7 @@ def exclusive_spans(route: RouteField, f: Fields) -> list[Span]:
     """The route's exclusive stretch as spans of its line, in points from its first point, in order."""
     ends = {route.a, route.b}
     circles = [(c.center, c.radius + (END_MARGIN if c.id in ends else CLEARANCE)) for c in f.cities]
-    others = [(q0, q1, min(q0[0], q1[0]), min(q0[1], q1[1]), max(q0[0], q1[0]), max(q0[1], q1[1]))
-              for r in f.routes if r.id != route.id for q0, q1 in zip(r.points, r.points[1:])]
+    others = [seg for r in f.routes if r.id != route.id for seg in segments(r.points)]
     out: list[Span] = []
     start = 0.0
     for p0, p1 in zip(route.points, route.points[1:]):
@@ -97,7 +97,7 @@ def exclusive_spans(route: RouteField, f: Fields) -> list[Span]:
         x1, y1 = max(p0[0], p1[0]) + CLEARANCE, max(p0[1], p1[1]) + CLEARANCE
         cut = [s for c, r in circles if x0 - r < c[0] < x1 + r and y0 - r < c[1] < y1 + r
                for s in [disk_span(p0, p1, c, r)] if s]
-        cut += [s for q0, q1, qx0, qy0, qx1, qy1 in others if qx0 <= x1 and qx1 >= x0 and qy0 <= y1 and qy1 >= y0
+        cut += [s for q0, q1, qx0, qx1, qy0, qy1 in others if qx0 <= x1 and qx1 >= x0 and qy0 <= y1 and qy1 >= y0
                 for s in [capsule_span(p0, p1, q0, q1, CLEARANCE)] if s]
         out += [(start + a * length, start + b * length) for a, b in _uncovered(cut) if (b - a) * length > 1e-6]
         start += length
