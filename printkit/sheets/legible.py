@@ -21,7 +21,7 @@ from collections.abc import Callable
 
 from printkit.layout.rings import depth, inside
 from printkit.sheets.fields import Fields, Pt, Rect4, RouteField
-from printkit.sheets.routeshape import ANGLE, ANGLE_AT, NEAR_CIRCLE, apart, crossing, direction
+from printkit.sheets.routeshape import ANGLE, ANGLE_AT, NEAR_CIRCLE, apart, crossing, direction, seg_dist
 
 OWN_TAG = 4.0
 """Most length (points) of a route under its own city's tag."""
@@ -32,13 +32,6 @@ EPS = 0.01
 Found = tuple[tuple[str, ...], str, str]
 """(city ids, what is wrong, what to change)."""
 MOVE = "move the cities apart or leave one out"
-
-
-def _seg_dist(p: Pt, a: Pt, b: Pt) -> float:
-    dx, dy = b[0] - a[0], b[1] - a[1]
-    ll = dx * dx + dy * dy
-    t = 0.0 if ll == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / ll))
-    return math.hypot(p[0] - a[0] - t * dx, p[1] - a[1] - t * dy)
 
 
 def under(route: RouteField, rect: Rect4) -> float:
@@ -70,7 +63,7 @@ def near_circles(f: Fields) -> list[Found]:
     for r in f.routes:
         for c in f.cities:
             if c.id not in (r.a, r.b):
-                gap = min(_seg_dist(c.center, p, q) for p, q in zip(r.points, r.points[1:])) - c.radius
+                gap = min(seg_dist(c.center, p, q) for p, q in zip(r.points, r.points[1:])) - c.radius
                 if gap < NEAR_CIRCLE - EPS:
                     out.append(((r.a, r.b, c.id), f"route passes {max(gap, 0.0):.1f} pt from the circle of the third "
                                 f"city (need {NEAR_CIRCLE:g})", "move the cities apart or drop the route"))

@@ -63,7 +63,8 @@ def line(a: Pt, b: Pt, bend: Bend) -> tuple[Pt, ...]:
     return tuple(out)
 
 
-def _seg_dist(p: Pt, a: Pt, b: Pt) -> float:
+def seg_dist(p: Pt, a: Pt, b: Pt) -> float:
+    """Distance from ``p`` to the segment a-b."""
     dx, dy = b[0] - a[0], b[1] - a[1]
     ll = dx * dx + dy * dy
     t = 0.0 if ll == 0 else max(0.0, min(1.0, ((p[0] - a[0]) * dx + (p[1] - a[1]) * dy) / ll))
@@ -180,7 +181,7 @@ class Shaper:
         own_segs = segments(pts)
         for cid, c in self.points.items():
             if cid not in (a, b) and bx0 - reach < c[0] < bx1 + reach and by0 - reach < c[1] < by1 + reach:
-                gap = min(_seg_dist(c, p, q) for p, q in zip(pts, pts[1:])) - self.r
+                gap = min(seg_dist(c, p, q) for p, q in zip(pts, pts[1:])) - self.r
                 bad += 40.0 * max(0.0, NEAR_CIRCLE + SLACK - gap)
         for k, (oa, ob) in enumerate(self.routes):
             o = self.boxes[k]
