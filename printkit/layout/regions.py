@@ -13,7 +13,18 @@ import math
 from collections.abc import Sequence
 from typing import NamedTuple
 
-from printkit.layout.rings import chaikin, contours, depth, foot, inside, ray_exit, seg_gap, signed_area, simplify
+from printkit.layout.rings import (
+    centroid,
+    chaikin,
+    contours,
+    depth,
+    foot,
+    inside,
+    ray_exit,
+    seg_gap,
+    signed_area,
+    simplify,
+)
 
 Pt = tuple[float, float]
 Rect = tuple[float, float, float, float]
@@ -343,7 +354,7 @@ def _spots(ring: Sequence[Pt], vals: Sequence[float], win: tuple[int, int, int, 
             picked.append(p)
             if len(picked) == SPOTS:
                 break
-    cx, cy = sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own)
+    cx, cy = centroid(own)
     deep = [(round(depth(p, ring), 2), p) for p in picked if inside(p, ring)]
     deep.sort(key=lambda dp: (-math.floor(dp[0] / SPOT_BAND), math.hypot(dp[1][0] - cx, dp[1][1] - cy), dp[1]))
     return tuple(p for _, p in deep[:SPOTS]), tuple(d for d, _ in deep[:SPOTS])

@@ -26,6 +26,11 @@ def seg_gap(a: Pt, b: Pt, c: Pt, d: Pt) -> float:
     return min(foot(a, c, d)[0], foot(b, c, d)[0], foot(c, a, b)[0], foot(d, a, b)[0])
 
 
+def centroid(pts: Sequence[Pt]) -> Pt:
+    """The mean of the points."""
+    return sum(p[0] for p in pts) / len(pts), sum(p[1] for p in pts) / len(pts)
+
+
 def signed_area(ring: Sequence[Pt]) -> float:
     """Shoelace area (positive for an outer ring as traced here)."""
     return sum(a[0] * b[1] - b[0] * a[1] for a, b in zip(ring, [*ring[1:], ring[0]])) / 2

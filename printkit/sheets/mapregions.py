@@ -21,7 +21,7 @@ from printkit.layout.common import text
 from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import Item, Path, PathCommand, Style, Text
 from printkit.layout.regions import Area, region_areas
-from printkit.layout.rings import depth, inside
+from printkit.layout.rings import centroid, depth, inside
 from printkit.model.maps import GameMap
 from printkit.sheets.fields import Pt, Rect4, RegionField
 from printkit.sheets.mapfit import corners
@@ -106,8 +106,7 @@ def _spots(area: Area, centre: Pt, least: float) -> list[Pt]:
 
 def _centre(m: GameMap, region: str, points: dict[str, Pt]) -> Pt:
     """The centroid of the region's cities."""
-    own = [points[c.id] for c in m.region_cities(region)]
-    return sum(p[0] for p in own) / len(own), sum(p[1] for p in own) / len(own)
+    return centroid([points[c.id] for c in m.region_cities(region)])
 
 
 def _clear(label: str, area: Area, centre: Pt, placer: LabelPlacer, soft: bool) -> tuple[list[Text], Box] | None:
