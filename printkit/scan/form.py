@@ -75,14 +75,18 @@ COORD_MAX = 1e5
 """Points: a stroke coordinate beyond this (or not a finite number) is a damaged annotation."""
 
 
+def _resolved(obj: Any) -> Any:
+    """An indirect PDF object's target; anything else as it is."""
+    return obj.get_object() if hasattr(obj, "get_object") else obj
+
+
 def _parents(widget: Any) -> Iterator[Any]:
     """The widget and its parent fields, nearest first: at most WALK_MAX, each once (a loop ends)."""
     node, seen = widget, set[int]()
     while isinstance(node, dict) and id(node) not in seen and len(seen) < WALK_MAX:
         seen.add(id(node))
         yield node
-        parent = node.get("/Parent")
-        node = parent.get_object() if parent is not None and hasattr(parent, "get_object") else parent
+        node = _resolved(node.get("/Parent"))
 
 
 def _inherited(widget: Any, key: str) -> Any:
@@ -97,11 +101,10 @@ def _name(widget: Any) -> str:
 
 def _annotations(page: Any) -> list[Any]:
     """The page's annotations that are dictionaries (anything else in ``/Annots`` is skipped)."""
-    annots = page.get("/Annots")
-    annots = annots.get_object() if annots is not None and hasattr(annots, "get_object") else annots
+    annots = _resolved(page.get("/Annots"))
     if not isinstance(annots, list):
         return []
-    found = (a.get_object() if hasattr(a, "get_object") else a for a in annots)
+    found = (_resolved(a) for a in annots)
     return [a for a in found if isinstance(a, dict)]
 
 
@@ -158,7 +161,7 @@ def _points(nums: Any, what: str, where: PageSource) -> list[float]:
         raise ScanError(f"{where}: {what}: expected an array of numbers, got {type(nums).__name__}")
     out: list[float] = []
     for v in nums:
-        v = v.get_object() if hasattr(v, "get_object") else v
+        v = _resolved(v)
         if isinstance(v, bool) or not isinstance(v, (int, float)):
             raise ScanError(f"{where}: {what}: {shown(str(v))} is not a number (a damaged pen stroke)")
         if not -COORD_MAX <= v <= COORD_MAX:  # NaN too
@@ -170,8 +173,7 @@ def _points(nums: Any, what: str, where: PageSource) -> list[float]:
 
 def _width(a: Any, what: str, where: PageSource) -> float:
     """The stroke's width from its ``/BS`` (clamped to 1-3 pt; PEN_WIDTH if none); a ScanError for a damaged one."""
-    style = a.get("/BS")
-    style = style.get_object() if style is not None and hasattr(style, "get_object") else style
+    style = _resolved(a.get("/BS"))
     if style is None:
         return PEN_WIDTH
     width = style.get("/W", PEN_WIDTH) if isinstance(style, dict) else None
@@ -184,9 +186,8 @@ def _width(a: Any, what: str, where: PageSource) -> float:
 def _lines(a: Any, kind: str, what: str, where: PageSource) -> list[list[float]]:
     """The coordinate arrays of one pen annotation."""
     if kind == "/Ink":
-        ink = a.get("/InkList") or []
-        ink = ink.get_object() if hasattr(ink, "get_object") else ink
-        return [_points(s.get_object() if hasattr(s, "get_object") else s, what, where)
+        ink = _resolved(a.get("/InkList") or [])
+        return [_points(_resolved(s), what, where)
                 for s in (ink if isinstance(ink, list) else [ink])]
     if kind in ("/Line", "/PolyLine"):
         return [_points(a.get("/L" if kind == "/Line" else "/Vertices") or [], what, where)]
