@@ -125,9 +125,8 @@ def _identity(widgets: dict[str, Any], where: PageSource) -> tuple[Identity, str
             parsed = parse_payload(payload)
             if parsed is not None:
                 prefix = name[: -len(SHEET_FIELD)]
-                typed = widgets.get(prefix + NAME_FIELD)
-                value = str(_inherited(typed, "/V") or "").strip() if typed is not None else ""
-                return Identity(*parsed[:4], value or parsed[4], payload_game(payload)), prefix
+                typed = _typed(widgets, prefix + NAME_FIELD)
+                return Identity(*parsed[:4], typed or parsed[4], payload_game(payload)), prefix
     raise ScanError(f"{where}: the form has no '{SHEET_FIELD}' field naming the sheet (renamed or removed?): "
                     "render it again with --fillable")
 
