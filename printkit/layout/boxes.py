@@ -10,7 +10,7 @@ from collections.abc import Iterable, Sequence
 from typing import NamedTuple
 
 from printkit.layout import fonts
-from printkit.layout.geo import clip_segment
+from printkit.layout.geo import Box4, clip_segment
 from printkit.layout.primitives import Cells, Circle, Form, Icon, Item, Line, Path, Rect, Text, UseForm
 
 
@@ -53,6 +53,11 @@ class Box(NamedTuple):
     def grow(self, d: float) -> Box:
         """The box enlarged by ``d`` on every side."""
         return Box(self.x - d, self.y - d, self.w + 2 * d, self.h + 2 * d)
+
+
+def corners(b: Box) -> Box4:
+    """``b`` as (x0, y0, x1, y1)."""
+    return (b.x, b.y, b.right, b.bottom)
 
 
 def text_box(t: Text) -> Box:
@@ -141,7 +146,7 @@ def outside(items: Iterable[Item], area: Box, tol: float = 1.0) -> list[Item]:
 def segment_hits(box: Box, x1: float, y1: float, x2: float, y2: float, pad: float = 0.0) -> bool:
     """Whether the segment (x1, y1)-(x2, y2) passes through ``box`` grown by ``pad`` (touching is not)."""
     b = box.grow(pad)
-    return clip_segment((x1, y1), (x2, y2), (b.x, b.y, b.right, b.bottom), strict=True) is not None
+    return clip_segment((x1, y1), (x2, y2), corners(b), strict=True) is not None
 
 
 def blank_band(items: Iterable[Item], area: Box) -> tuple[float, float]:

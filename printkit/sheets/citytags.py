@@ -16,7 +16,7 @@ from functools import cached_property
 from typing import NamedTuple
 
 from printkit.layout import fonts
-from printkit.layout.boxes import Box
+from printkit.layout.boxes import Box, corners
 from printkit.layout.common import INK, PAPER_WHITE, SMALL_SIZE, text
 from printkit.layout.geo import Box4, Pt, clip_segment
 from printkit.layout.labels import LabelPlacer
@@ -270,15 +270,16 @@ class TagPlacer:
         """What a tag of ``c`` could meet: everything within ``REACH`` of its circle."""
         px, py = self.points[c.id]
         near = Box(px - REACH, py - REACH, 2 * REACH, 2 * REACH)
+        around = corners(near)
 
         def close(p: Pt, q: Pt) -> bool:
-            return clip_segment(p, q, (near.x, near.y, near.right, near.bottom)) is not None
+            return clip_segment(p, q, around) is not None
 
         own = self.points[c.id]
         cities = tuple(self.points[o.id] for o in self.m.cities if o.id != c.id
                        and math.dist(self.points[o.id], own) < 3 * REACH)
         ends = tuple(e for o in self.m.cities if o.id != c.id for e in self.ends[o.id] if close(*e))
-        return _Near(tuple((o.x, o.y, o.right, o.bottom) for o in self.placer.obstacles
+        return _Near(tuple(corners(o) for o in self.placer.obstacles
                            if o.intersects(near) and not self._own(o, own)),
                      grouped(seg for seg in self.others[c.id] if close(*seg)), ends, cities)
 
@@ -287,15 +288,13 @@ class TagPlacer:
         own = self.points[c.id]
         if not box.inside(self.placer.area) or rect_distance(box, own) < self.r + TOUCH - 0.01:
             return False
-        if overlaps((box.x, box.y, box.right, box.bottom), near.obstacles, self.placer.gap):
-            return False
-        if overlaps((box.x, box.y, box.right, box.bottom), self.tags, 1.0):
+        b = corners(box)
+        if overlaps(b, near.obstacles, self.placer.gap) or overlaps(b, self.tags, 1.0):
             return False
         if not self._owned(c, box, parts, near):
             return False
         if avoid == ANY:
             return True
-        b = (box.x, box.y, box.right, box.bottom)
         if hits_near(b, near.others):
             return False
         for groups in self.segments[c.id]:
@@ -320,7 +319,7 @@ class TagPlacer:
                 return False
             if any(math.dist(p, there) < d for p, d in zip(centres, mines)):
                 return False
-        b = (box.x, box.y, box.right, box.bottom)
+        b = corners(box)
         return not hits(b, near.ends)
 
     def _own(self, o: Box, own: Pt) -> bool:
@@ -346,14 +345,14 @@ class TagPlacer:
         else:
             best = next((t for avoid, extra in STEPS for t, level in spots.at(extra, avoid) if level >= avoid), None)
         if best is not None:
-            self.tags.append((best.box.x, best.box.y, best.box.right, best.box.bottom))
+            self.tags.append(corners(best.box))
         return best
 
     def level(self, c: City, box: Box, parts: tuple[Box, tuple[Box, ...]], near: _Near) -> int | None:
         """Which route lines a tag at ``box`` keeps off (``CLEAR``, ``OWN``, ``ANY``); None: it may not go there."""
         if not self.fits(c, box, ANY, parts, near):
             return None
-        b = (box.x, box.y, box.right, box.bottom)
+        b = corners(box)
         if hits_near(b, near.others):
             return ANY
         own = self.points[c.id]

@@ -24,7 +24,7 @@ import math
 from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
-from printkit.layout.boxes import Box
+from printkit.layout.boxes import Box, corners
 from printkit.layout.common import LayoutError
 from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import Item
@@ -69,11 +69,6 @@ class Fit(NamedTuple):
     framed: list[Item]
 
 
-def corners(b: Box) -> Rect4:
-    """``b`` as (x0, y0, x1, y1)."""
-    return (b.x, b.y, b.right, b.bottom)
-
-
 def _nearest(points: Points, city: str) -> float:
     """The distance (points) from ``city`` to the nearest other city."""
     return min(math.dist(points[city], p) for cid, p in points.items() if cid != city)
@@ -102,7 +97,7 @@ def fitted(m: GameMap, frame: MapFrame, box: Box, framing: Callable[[LabelPlacer
         last = attempt == ROUNDS - 1
         points = displaced(m, frame, room)
         lines, bends = shaped(points, [(r.a, r.b) for r in m.routes], CITY_R,
-                              (area.x, area.y, area.right, area.bottom), insets, keep, bends)
+                              corners(area), insets, keep, bends)
         placer = LabelPlacer(box.grow(-2), gap=1.2)
         framed = framing(placer)
         for pts in lines:

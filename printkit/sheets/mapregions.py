@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from typing import NamedTuple
 
 from printkit.layout import fonts
-from printkit.layout.boxes import Box, text_box
+from printkit.layout.boxes import Box, corners, text_box
 from printkit.layout.common import text
 from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import Item, Path, PathCommand, Style, Text
@@ -24,7 +24,6 @@ from printkit.layout.regions import Area, region_areas
 from printkit.layout.rings import centroid, depth, inside
 from printkit.model.maps import GameMap
 from printkit.sheets.fields import Pt, Rect4, RegionField
-from printkit.sheets.mapfit import corners
 
 HUES: tuple[tuple[str, str, str], ...] = (
     ("#d4e3f5", "#3f6ea3", "#23446b"),  # blue
@@ -139,7 +138,7 @@ def _fitted(m: GameMap, points: dict[str, Pt], box: Box, insets: Sequence[Rect4]
     cities = [(c.region, points[c.id]) for c in m.cities]
     best: tuple[int, dict[str, Area], dict[str, tuple[list[Text], Box] | None]] | None = None
     for reach in REACHES:
-        areas = region_areas(cities, (box.x, box.y, box.right, box.bottom), reach=reach, keep_out=insets)
+        areas = region_areas(cities, corners(box), reach=reach, keep_out=insets)
         names = _named(m, areas, points, placer)
         missing = sum(1 for n in names.values() if n is None)
         if best is None or missing < best[0]:

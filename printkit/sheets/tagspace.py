@@ -11,7 +11,7 @@ from __future__ import annotations
 import math
 from collections.abc import Iterable, Sequence
 
-from printkit.layout.boxes import Box
+from printkit.layout.boxes import Box, corners
 from printkit.layout.geo import Box4, Pt, clip_segment
 
 Line4 = tuple[tuple[Pt, Pt], ...]
@@ -73,5 +73,5 @@ def rect_distance(b: Box, p: Pt) -> float:
 
 def length_inside(p0: Pt, p1: Pt, b: Box) -> float:
     """Length of segment p0-p1 inside box ``b``."""
-    seg = clip_segment(p0, p1, (b.x, b.y, b.right, b.bottom))
+    seg = clip_segment(p0, p1, corners(b))
     return 0.0 if seg is None else math.dist(*seg)
