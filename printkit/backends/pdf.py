@@ -23,6 +23,7 @@ from printkit.layout import fonts
 from printkit.layout.primitives import (
     Cells,
     Circle,
+    Clipped,
     Document,
     FontWeight,
     FormField,
@@ -220,6 +221,8 @@ class _Painter:
             c.doForm(_form_id(item.name))
         elif isinstance(item, Cells):
             _draw_cells(self, item)
+        elif isinstance(item, Clipped):
+            _draw_clipped(self, item)
         else:  # pragma: no cover - the Item union is closed
             raise TypeError(f"cannot draw {type(item).__name__}")
 
@@ -248,6 +251,20 @@ def _draw_cells(painter: _Painter, item: Cells) -> None:
         stroke, fill = painter._apply(style)
         c.rect(x, painter.y(y + h), w, h, stroke=int(stroke), fill=int(fill))
         c.restoreState()
+
+
+def _draw_clipped(painter: _Painter, item: Clipped) -> None:
+    """Paths inside a clipping path: the clip (``W n``, no paint) set in a saved state, each path drawn, the state
+    restored; opaque paths only, so a pattern needs no transparency."""
+    c = painter.c
+    c.saveState()
+    c.clipPath(PDFPathObject([_path_code(item.clip, painter.h)]), stroke=0, fill=0,
+               fillMode=0 if item.even_odd else 1)
+    for path in item.paths:
+        c.saveState()
+        painter.path(path, flip=True)
+        c.restoreState()
+    c.restoreState()
 
 
 FIELD_TEXT = 0
