@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import pytest
@@ -12,7 +13,7 @@ from printkit.layout.common import LayoutError, check_glyphs, name_text, page_si
 from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import Cells, Circle, Document, Icon, Item, Line, Path, Text
 from printkit.loading.maps import bundled_maps, load_map
-from printkit.sheets import identity, mapsheet, scorepad
+from printkit.sheets import citymarks, identity, mapsheet, scorepad
 from printkit.sheets.atw import SHEETS as BUILDERS
 from printkit.sheets.citytags import name_lines
 
@@ -69,6 +70,11 @@ def scan_marks(doc: Document, map_id: str, paper: str) -> list[Item]:
     return identity.identity_items(load_map(map_id), paper, layout, (doc.width, doc.height), 1, "Ann")
 
 
+def corners_of(p: Path) -> list[tuple[float, float]]:
+    """A path's end points."""
+    return [(float(c[-2]), float(c[-1])) for c in p.commands if len(c) > 1]
+
+
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("map_id", MAPS)
 def test_map_sheet_shows_every_city_route_and_sight(map_id: str, paper: str) -> None:
@@ -79,12 +85,18 @@ def test_map_sheet_shows_every_city_route_and_sight(map_id: str, paper: str) -> 
         lines = name_lines(c.name, "bold" if c.iconic else "regular")
         assert any(all(shown.count(part) >= 1 for part in way) for way in lines), c.name
     circles = [i for i in items if isinstance(i, Circle) and i.r == mapsheet.CITY_R]
-    assert len(circles) == len(m.cities)  # iconic cities too: their tag carries the shield
+    assert len(circles) == len(m.cities) - len(m.iconic_cities)  # an iconic city is a shield instead (rulebook)
+    shields = [i for i in items if isinstance(i, Path) and i.style == citymarks.CITY]
+    assert len(shields) == len(m.iconic_cities) + (2 if m.iconic_cities else 0)  # key + section
+    for c in m.iconic_cities:  # where the circle would be, inside its room
+        p = mapsheet.sheet_fields(m, paper).cities[m.cities.index(c)].center
+        assert sum(1 for s in shields if all(math.dist(p, q) <= 5.05 for q in corners_of(s))) == 1, c.name
     routes = [i for i in items if isinstance(i, (Line, Path)) and i.style == mapsheet.ROUTE]
     assert len(routes) == len(m.routes) + 1  # straight or curved, plus the one in the key
-    icons = [i.name for i in items if isinstance(i, Icon)]
-    assert icons.count("shield") == len(m.iconic_cities) + (2 if m.iconic_cities else 0)  # key + section
-    sights = [i for i in items if isinstance(i, Icon) and i.size in mapsheet.SIGHTS and i.name != "shield"]
+    stars = [i for i in items if isinstance(i, Icon) and i.name == citymarks.STAR and i.fill == citymarks.GOLD]
+    assert len(stars) == len(m.iconic_cities) + (1 if m.iconic_cities else 0)  # in each tag, and the key's
+    assert not any(isinstance(i, Icon) and i.name == "shield" for i in items)
+    sights = [i for i in items if isinstance(i, Icon) and i.size in mapsheet.SIGHTS and i.name != citymarks.STAR]
     assert len(sights) == sum(len(c.sights) for c in m.cities)
     # labels on the map are readable: at least 7 pt
     assert min(i.size for i in items if isinstance(i, Text)) >= 7.0
