@@ -9,7 +9,7 @@ import pytest
 
 from printkit.layout import fonts
 from printkit.layout.boxes import Box, flatten, item_box, outside, overlapping_texts, text_box
-from printkit.layout.common import LayoutError, check_glyphs, name_text, page_size, printable_area
+from printkit.layout.common import LayoutError, check_glyphs, name_texts, page_size, printable_area
 from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import Cells, Circle, Document, Icon, Item, Line, Path, Text
 from printkit.loading.maps import bundled_maps, load_map
@@ -206,12 +206,16 @@ def test_text_the_font_cannot_print_is_refused() -> None:
     assert str(err.value) == "cannot print 'Ann 安': the sheet font has no glyph for '安' (U+5B89)"
 
 
-def test_long_names_shrink_then_get_an_ellipsis() -> None:
-    short = name_text(0, 20, "Bo", 100, 12)
-    assert (short.text, short.size) == ("Bo", 12)
-    long = name_text(0, 20, "Esmeralda-Wilhelmina von Something", 60, 12)
-    assert long.size == 8.0 and long.text.endswith("\u2026")
-    assert fonts.text_width(long.text, 8.0, "bold") <= 60
+def test_long_names_shrink_then_take_two_lines_never_cut() -> None:
+    (short,) = name_texts(0, 20, "Bo", 100, 12)
+    assert (short.text, short.size, short.y) == ("Bo", 12, 20)
+    name = "Esmeralda-Wilhelmina von Something"
+    (one,) = name_texts(0, 20, name, 160, 12)  # shrunk on one line while it keeps 8 pt
+    assert one.text == name and 8.0 <= one.size < 12 and fonts.text_width(name, one.size, "bold") <= 160 + 1e-9
+    first, second = name_texts(0, 20, name, 100, 12)  # too long for 8 pt: two lines, the second on the baseline
+    assert (first.text, second.text) == ("Esmeralda-Wilhelmina", "von Something") and second.y == 20
+    assert first.size == second.size >= 8.0 and first.y == pytest.approx(20 - 1.15 * first.size)
+    assert max(fonts.text_width(t.text, t.size, "bold") for t in (first, second)) <= 100 + 1e-9
 
 
 def test_label_placer_avoids_obstacles_and_area_edges() -> None:

@@ -72,6 +72,9 @@ columns would shrink their text under the sheet's least size)."""
 PAPERS = {"a4": "A4", "letter": "Letter"}
 NAME_LIFT = 1.8
 """How far (points) a printed name sits above the write-in line's baseline, so g, j, p, y clear the rule."""
+MARKER_CLEAR = 3.0
+"""How much (points) narrower than its line a printed name is kept: the upper of a long name's two lines then
+ends 2 pt clear of the top-right scan marker's quiet zone."""
 FRAME = Style(stroke=INK, width=0.8)
 INSET_FRAME = Style(stroke=GREY, fill=PAPER_WHITE, width=0.6)
 
@@ -291,7 +294,7 @@ def compose(m: GameMap, paper: str) -> Composed:
     shared += block
     line, slot = name_line(x0 + inner_w - name_w, y0 + 2, name_w, "Name")
     shared += line
-    slot = slot._replace(y=slot.y - NAME_LIFT)  # a printed name's descenders clear the rule
+    slot = slot._replace(y=slot.y - NAME_LIFT, width=slot.width - MARKER_CLEAR)  # descenders clear the rule
     start_y = y0 + 24
     shared.append(Icon("star", x0 + inner_w - name_w, start_y + 2, 12))
     shared.append(text(x0 + inner_w - name_w + 16, start_y + 12, "Start:", 10, "bold"))
