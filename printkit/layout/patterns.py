@@ -1,8 +1,9 @@
 """Fill patterns as plain paths: hatches, cross-hatches, grids and dots over a box, format-free.
 
 A pattern is one :class:`~printkit.layout.primitives.Path` of thin lines (or
-small dots) covering a box, anchored to the page (a line every ``spacing``
-points from the origin), so that a backend draws it inside a clipping path
+rows of square dots, a dashed line each) covering a box, anchored to the page
+(a line every ``spacing`` points from the origin), so that a backend draws it
+inside a clipping path
 (:class:`~printkit.layout.primitives.Clipped`) like any other path: no tiling
 pattern, no transparency. Each kind keeps its look in a 1-bit print, where a
 pale tint is lost: they differ by the directions their lines run in.
@@ -11,24 +12,22 @@ pale tint is lost: they differ by the directions their lines run in.
 from __future__ import annotations
 
 import math
-from collections.abc import Callable
 from typing import Literal
 
-from printkit.layout.geo import Box4, Pt, clip_segment
+from printkit.layout.geo import Box4, clip_segment
 from printkit.layout.primitives import Path, PathCommand, Style
-from printkit.layout.shapes import disc
 
 Kind = Literal["hatch", "dots", "rows", "backhatch", "columns", "cross", "grid"]
 KINDS: tuple[Kind, ...] = ("hatch", "dots", "rows", "backhatch", "columns", "cross", "grid")
-"""Every pattern, in the order regions take them: no two of the first six share a line direction with a
-pattern next to it in the map files' usual order (a plain order keeps the sheets stable)."""
+"""Every pattern, in the order regions take them (the map file's order): on the bundled maps no two neighbouring
+regions' patterns share a line direction."""
 ANGLES: dict[Kind, tuple[float, ...]] = {
     "hatch": (45.0,), "rows": (0.0,), "backhatch": (135.0,), "columns": (90.0,),
     "cross": (45.0, 135.0), "grid": (0.0, 90.0), "dots": (),
 }
 """The directions (degrees, anticlockwise from the x axis as seen on the page) each pattern's lines run in."""
-DOT_R = 0.55
-"""A dot's radius (points)."""
+DOT = 1.0
+"""A dot's side (points): a dash of a row's line as long as the line is wide."""
 
 
 def _lines(box: Box4, angle: float, spacing: float) -> list[PathCommand]:
@@ -54,31 +53,26 @@ def _lines(box: Box4, angle: float, spacing: float) -> list[PathCommand]:
     return out
 
 
-def _dots(box: Box4, spacing: float, keep: Callable[[Pt], bool]) -> list[PathCommand]:
-    """Dots on a staggered grid ``spacing`` apart across ``box`` (rows half a step apart), where ``keep`` says."""
+def _dots(box: Box4, spacing: float) -> list[PathCommand]:
+    """Rows of dots ``spacing`` apart across ``box``, every other row half a step along: each row one line, dashed
+    into square dots by the pattern's style."""
     x0, y0, x1, y1 = box
     out: list[PathCommand] = []
     row_h = spacing * math.sqrt(3) / 2
     r = math.floor(y0 / row_h)
     while r * row_h <= y1:
-        y = r * row_h
         shift = spacing / 2 if r % 2 else 0.0
-        c = math.floor((x0 - shift) / spacing)
-        while c * spacing + shift <= x1:
-            x = c * spacing + shift
-            if x0 <= x <= x1 and y0 <= y and keep((x, y)):
-                out += [(cmd[0], *(round(float(v), 2) for v in cmd[1:])) for cmd in disc((x, y), DOT_R)]
-            c += 1
+        first = math.floor((x0 - shift) / spacing) * spacing + shift  # anchored to the page
+        out += [("M", round(first - DOT / 2, 2), round(r * row_h, 2)), ("L", round(x1 + spacing, 2), round(r * row_h, 2))]
         r += 1
     return out
 
 
-def pattern(kind: Kind, box: Box4, spacing: float, ink: str, width: float,
-            keep: Callable[[Pt], bool] = lambda p: True) -> Path:
-    """Pattern ``kind`` over ``box`` in ``ink``: lines ``width`` wide ``spacing`` apart, or dots ``spacing`` apart
-    where ``keep`` says (lines are cut by the clipping path they are drawn in)."""
+def pattern(kind: Kind, box: Box4, spacing: float, ink: str, width: float) -> Path:
+    """Pattern ``kind`` over ``box`` in ``ink``: lines ``width`` wide ``spacing`` apart, or square dots ``DOT`` wide
+    ``spacing`` apart (the clipping path it is drawn in cuts it to shape)."""
     if kind == "dots":
-        return Path(tuple(_dots(box, spacing, keep)), Style(stroke=None, fill=ink, width=0.0))
+        return Path(tuple(_dots(box, spacing)), Style(stroke=ink, width=DOT, dash=(DOT, spacing - DOT)))
     cmds: list[PathCommand] = []
     crossed = len(ANGLES[kind]) > 1
     for angle in ANGLES[kind]:

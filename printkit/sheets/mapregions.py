@@ -226,8 +226,7 @@ def _ground(area: Area, look: Look, points: dict[str, Pt], radius: float, clear:
     and its name (and round them), so the pattern keeps off where a pen writes."""
     near = _bounds(area.polygon)
     grown = (near[0] - 6, near[1] - 6, near[2] + 6, near[3] + 6)
-    marks = pattern(look.pattern, near, DOT_SPACING if look.pattern == "dots" else SPACING, look.ink, PATTERN_W,
-                    lambda p: inside(p, area.polygon))
+    marks = pattern(look.pattern, near, DOT_SPACING if look.pattern == "dots" else SPACING, look.ink, PATTERN_W)
     lines: list[PathCommand] = []
     for pts in clear.lines:
         if _meets(_bounds(pts), grown):
