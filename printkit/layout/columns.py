@@ -149,7 +149,7 @@ def chunks(names: Sequence[str], cols: int, room: float) -> list[tuple[list[str]
     pages: list[tuple[list[str], int]] = []
     group: list[str] = []
     for name in names:
-        fits = sum(needs(n) for n in (*group, name)) + MIN_COLUMN * (cols - len(group) - 1) <= room
+        fits = sum(needs(n) for n in (*group, name)) <= room
         if group and (len(group) == cols or not fits):
             pages.append((group, cols if len(group) == cols else len(group)))
             group = []
