@@ -225,3 +225,25 @@ def test_region_names_print_in_solid_black_that_survives_dithering(map_id: str, 
         glyphs = g[y0:y1, x0:x1] < 0.3
         kept = bits[y0:y1, x0:x1][glyphs].mean()
         assert glyphs.sum() > 40 and kept >= 0.85, (region.id, kept)  # coloured names kept 0.70-0.79  # coloured names kept 60-75 %
+
+
+def test_a_map_with_more_regions_than_looks_keeps_neighbours_apart() -> None:
+    from types import SimpleNamespace
+
+    from printkit.layout.regions import Area
+
+    ids = [f"r{k}" for k in range(8)]
+    m = SimpleNamespace(regions=[SimpleNamespace(id=i) for i in ids])
+
+    def square(k: int) -> Area:  # eight regions round a ring, each 20 pt from the next: the last meets the first
+        x, y = [(0, 0), (1, 0), (2, 0), (3, 0), (3, 1), (2, 1), (1, 1), (0, 1)][k]
+        return Area(((x * 120.0, y * 120.0), (x * 120.0 + 100, y * 120.0), (x * 120.0 + 100, y * 120.0 + 100),
+                     (x * 120.0, y * 120.0 + 100)), (), ())
+
+    areas = {i: square(k) for k, i in enumerate(ids)}
+    looks = mapregions.region_looks(m, areas)  # type: ignore[arg-type]
+    assert [looks[i] for i in ids[:7]] == list(mapregions.LOOKS)  # the map file's order, as on the bundled maps
+    for a, b in itertools.combinations(ids, 2):
+        if min(math.dist(p, q) for p in areas[a].polygon for q in areas[b].polygon) < mapregions.NEAR:
+            assert looks[a].pattern != looks[b].pattern, (a, b)
+    assert looks["r7"] != mapregions.LOOKS[0]  # the next look in turn would be the first region's, its neighbour

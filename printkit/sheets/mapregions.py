@@ -197,7 +197,7 @@ def _gap(a: Sequence[Pt], b: Sequence[Pt]) -> float:
     return min(math.dist(p, q) for p in a for q in b)
 
 
-def _looks(m: GameMap, areas: dict[str, Area]) -> dict[str, Look]:
+def region_looks(m: GameMap, areas: dict[str, Area]) -> dict[str, Look]:
     """Each region's look: the next in ``LOOKS`` in the map file's order; past the last, the first that no
     neighbouring area (nearer than ``NEAR``) has."""
     out: dict[str, Look] = {}
@@ -250,7 +250,7 @@ def map_regions(m: GameMap, points: dict[str, Pt], box: Box, insets: Sequence[Re
     if not m.regions:
         return Regions([], [], [], [], {})
     areas, named = _fitted(m, points, box, insets, placer)
-    looks = _looks(m, areas)
+    looks = region_looks(m, areas)
     grounds: list[Item] = []
     edges: list[Item] = []
     names: list[Item] = []
