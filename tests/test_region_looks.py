@@ -224,7 +224,7 @@ def test_region_names_print_in_solid_black_that_survives_dithering(map_id: str, 
         x0, y0, x1, y1 = (round(v * PX) for v in region.label)
         glyphs = g[y0:y1, x0:x1] < 0.3
         kept = bits[y0:y1, x0:x1][glyphs].mean()
-        assert glyphs.sum() > 40 and kept >= 0.85, (region.id, kept)  # coloured names kept 0.70-0.79  # coloured names kept 60-75 %
+        assert glyphs.sum() > 40 and kept >= 0.85, (region.id, kept)  # the old coloured names kept 0.70-0.79
 
 
 def test_a_map_with_more_regions_than_looks_keeps_neighbours_apart() -> None:
