@@ -99,17 +99,20 @@ class Game(Generic[M, R, L]):
 
     ``data``: the loader of its model ``M``; ``record``: the reader of its record ``R``; ``score``: its rules;
     ``sheets``: kind -> builder(model, names, paper); ``prepared`` and ``content``: what a kind's pages share
-    (a layout ``L``, kept on disk by what the model was read from); ``companion``: the command that plays it.
+    (a layout ``L``, kept on disk by what the model was read from); ``companion``: the command that plays it;
+    ``modes``: the modes its scores name (``GameScore.mode``).
     """
 
-    __slots__ = ("id", "data", "record", "score", "sheets", "prepared", "content", "companion", "commands")
+    __slots__ = ("id", "data", "record", "score", "sheets", "prepared", "content", "companion", "commands", "modes")
 
     def __init__(self, id: str, *, data: Part[Loader[M]], record: Part[RecordReader[R]],
                  score: Part[Scorer[R]], sheets: Part[Mapping[str, SheetBuilder[M]]],
                  prepared: Part[Mapping[str, Prepared[M, L]]] | None = None, content: Part[Content[M]] | None = None,
-                 companion: str | None = None, commands: tuple[Command, ...] = ()) -> None:
+                 companion: str | None = None, commands: tuple[Command, ...] = (),
+                 modes: tuple[str, ...] = ("multiplayer",)) -> None:
         self.id, self.data, self.record, self.score, self.sheets = id, data, record, score, sheets
         self.prepared, self.content, self.companion, self.commands = prepared, content, companion, commands
+        self.modes = modes
 
     def load(self, name_or_path: str | None = None) -> M:
         """The game's data model (for Around the World: a map, by id or path; else its own file by default)."""
@@ -152,6 +155,7 @@ class Playable(Protocol):
     id: str  # as a record's `game =` key gives it
     companion: str | None  # the command that plays it at the table
     commands: tuple[Command, ...]  # the commands of the command line it brings
+    modes: tuple[str, ...]  # the modes its scores name
 
     def score_document(self, doc: dict[str, object], source: str, base_dir: Path) -> tuple[GameScore, str]:
         """Read and score a parsed record of this game, with its printed title."""
@@ -291,7 +295,7 @@ def _wereldsteden_sheets() -> Mapping[str, SheetBuilder[Wereldsteden]]:
 
 AROUND_THE_WORLD: Game[GameMap, AtwRecord, MapLayout] = Game(
     ATW, data=_map_loader, record=_atw_record, score=_atw_score, sheets=_atw_sheets,
-    prepared=_atw_prepared, content=_map_content, companion="turns", commands=(
+    prepared=_atw_prepared, content=_map_content, companion="turns", modes=("multiplayer", "solo", "party"), commands=(
         Command("roll", "printkit.cli.roll_cmd:roll", "Roll the two solo/party dice."),
         Command("turns", "printkit.cli.turns_cmd:turns", "Track a solo/party game turn by turn."),
         Command("host", "printkit.cli.host_cmd:host", "Write an offline host screen (HTML)."),
@@ -301,11 +305,11 @@ TREKKING: Game[Trekking, TrekkingRecord, None] = Game(
     sheets=_trekking_sheets)
 GLOBETROTTING: Game[Globetrotting, GlobetrottingRecord, None] = Game(
     "globetrotting", data=_globetrotting_loader, record=_globetrotting_record, score=_globetrotting_score,
-    sheets=_globetrotting_sheets, companion="abby",
+    sheets=_globetrotting_sheets, companion="abby", modes=("multiplayer", "solo"),
     commands=(Command("abby", "printkit.cli.abby_cmd:abby", "Play Globetrotting solo against Abby."),))
 WERELDSTEDEN: Game[Wereldsteden, WereldstedenRecord, None] = Game(
     "wereldsteden", data=_wereldsteden_loader, record=_wereldsteden_record, score=_wereldsteden_score,
-    sheets=_wereldsteden_sheets, companion="wereldsteden",
+    sheets=_wereldsteden_sheets, companion="wereldsteden", modes=("standard", "variant"),
     commands=(Command("wereldsteden", "printkit.cli.wereldsteden_cmd:wereldsteden",
                       "Deal Wereldsteden winning tiles."),))
 
