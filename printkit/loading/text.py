@@ -24,6 +24,7 @@ import time
 from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
 from printkit.errors import DataError, shorten
+from printkit.model.limits import MAX_SEED
 
 if TYPE_CHECKING:
     import json
@@ -33,7 +34,7 @@ if TYPE_CHECKING:
 Format = Literal["toml", "json"]
 MAX_BYTES = 4 * 1024 * 1024  # no printkit file comes near this
 MAX_DEPTH = 32  # lists and tables inside each other
-MAX_NUMBER = 2**63 - 1
+MAX_NUMBER = MAX_SEED
 """The largest number (either sign) printkit reads: a seed, the largest number it writes (SQLite's integers end here)."""
 TOO_LONG_NUMBER = "a number has more than 4300 digits (numbers in printkit files are far smaller)"
 
