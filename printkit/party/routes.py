@@ -16,7 +16,7 @@ from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from printkit.party.app import SECURITY_HEADERS, Party, answer, bearer, error, json_body, photo_bytes
+from printkit.party.app import SECURITY_HEADERS, Party, SameOrigin, answer, bearer, error, json_body, photo_bytes
 from printkit.party.game import Table
 from printkit.party.sheets import INSTALL_HINT, Refused, read_photo, scan_available
 
@@ -164,7 +164,7 @@ def create_app(table: Table, join_url: str, hosts: list[str]) -> Starlette:
 
     app = Starlette(
         routes=_pages(party) + _stream_api(party) + _host_api(party) + _player_api(party),
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)],
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts), Middleware(SameOrigin)],
         exception_handlers={_Unauthorised: unauthorised},
         lifespan=lifespan,
     )
