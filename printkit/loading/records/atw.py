@@ -231,6 +231,9 @@ class RecordReader:
         cities = sum(fields.get("visited", {}).values()) + fields.get("iconic", 0) if "visited" in doc else None
         if cities == 0:
             self.bad(f"{at}.visited", "no city visited (the starting city counts as visited from the start)")
+        elif cities is not None and not sum(fields.get("visited", {}).values()):
+            self.bad(f"{at}.visited", "no city of a region visited, only iconic cities (the starting city counts as "
+                     "visited from the start, and it is never an iconic city)")
         elif returned and cities == 1:
             self.bad(f"{at}.returned", "true, but only the starting city is visited "
                      "(returned means back at the start after leaving it)")  # fmt: skip
