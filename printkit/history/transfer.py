@@ -152,18 +152,23 @@ def _text(value: object, path: str, lines: bool = False) -> str:
 
 
 def _describe(value: object) -> str:
+    """A value as the game files' field readers describe it (JSON's null as ``null``)."""
     from printkit.loading.fields import describe
 
-    return describe(value)
+    return "null" if value is None else describe(value)
 
 
-def _table(value: object, path: str, keys: tuple[str, ...], required: tuple[str, ...]) -> dict[str, Any]:
-    """``value`` if it is an object with only ``keys`` and every one of ``required``."""
+def _table(value: object, path: str, keys: tuple[str, ...], required: tuple[str, ...],
+           nullable: tuple[str, ...] = ()) -> dict[str, Any]:
+    """``value`` if it is an object with only ``keys``, every one of ``required``, and no null but in ``nullable``
+    (the game files' field readers know no null: TOML has none)."""
     if not isinstance(value, dict):
         raise _Bad(path, f"expected an object {{...}}, got {_describe(value)}")
-    for key in value:
+    for key, item in value.items():
         if key not in keys:
             raise _Bad(_join(path, key), f"unknown key (expected one of: {', '.join(keys)})")
+        if item is None and key not in nullable:
+            raise _Bad(_join(path, key), "expected a value, got null")
     for key in required:
         if key not in value:
             raise _Bad(_join(path, key), "missing")
@@ -186,7 +191,7 @@ def _players(r: Reader, rows: object) -> tuple[PlayerScore, ...]:
     players = []
     for i, row in enumerate(rows):
         at = f"score.players[{i}]"
-        row = _table(row, at, PLAYER_KEYS, ("name", "sections", "total"))
+        row = _table(row, at, PLAYER_KEYS, ("name", "sections", "total"), nullable=("rating",))
         name = r.player_name(row, at, names)
         assert name is not None  # else a problem was raised
         if name != row["name"]:
@@ -208,6 +213,8 @@ def _players(r: Reader, rows: object) -> tuple[PlayerScore, ...]:
 
 def _points(r: Reader, value: object, path: str) -> int:
     """A whole number 0..9999 (:data:`printkit.model.limits.LARGEST`), as game files take them."""
+    if value is None:
+        raise _Bad(path, "expected a whole number, got null")
     number = r.check_int(value, path, minimum=0)
     assert number is not None  # a problem was raised
     return number
