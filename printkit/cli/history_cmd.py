@@ -195,8 +195,14 @@ def export(fmt: str | None, output: str) -> None:
         output_path(output, "'-o' / '--output'")
     chunks = exported(fmt.lower())
     if output == STDOUT:
+        import sys
+
+        terminal = sys.stdout.isatty()  # shown to someone: escaped as every line printkit prints; else a file's bytes
         for chunk in chunks:
-            click.echo(chunk.decode("utf-8"), nl=False)
+            if terminal:
+                click.echo(chunk.decode("utf-8"), nl=False)
+            else:
+                sys.stdout.buffer.write(chunk)
         return
     try:
         atomic_write_chunks(output, chunks)
