@@ -11,6 +11,7 @@ transaction: a bad game anywhere leaves the history as it was.
 from __future__ import annotations
 
 import csv
+import functools
 import io
 import itertools
 import json
@@ -27,6 +28,7 @@ if TYPE_CHECKING:
     import sqlite3
 
     from printkit.loading.fields import Reader
+    from printkit.registry import Playable
     from printkit.rules.report import GameScore, PlayerScore
 
 FORMAT = "printkit-history"
@@ -241,6 +243,14 @@ def _score(r: Reader, value: object, game: str, map_id: str, mode: str) -> GameS
                      notes)
 
 
+@functools.lru_cache(maxsize=16)
+def _found(game: str) -> Playable:
+    """The registry's game ``game`` (looked up once per game id, not once per game imported)."""
+    from printkit import registry
+
+    return registry.find_game(game)
+
+
 def _game(r: Reader, entry: object) -> tuple[str, Scored]:
     """One game of an export, checked as ``score`` checks a game file (by ``r``), as record() takes it."""
     from printkit import registry
@@ -252,7 +262,7 @@ def _game(r: Reader, entry: object) -> tuple[str, Scored]:
         raise _Bad("id", f"longer than {MAX_ID} characters")
     game = r.ident(doc, "game", "")
     try:
-        entry_of = registry.find_game(game)  # an id (checked above): found only as it is written
+        entry_of = _found(game)  # an id (checked above): found only as it is written
     except DataError as exc:
         raise _Bad("game", exc.problems[0]) from None
     map_id = r.ident(doc, "map", "")
