@@ -1,12 +1,11 @@
 """The one registry of games: what each game loads, how its records are read and scored, its sheets, its commands.
 
-In the spirit of python-chess's ``VARIANTS``: one typed :class:`Game` per game in
-:data:`GAMES`, found by :func:`find_game`; adding a game is its modules and one
-entry here (see ``docs/architecture.md``). A ``Game[M, R, L]`` is typed by its
-model ``M``, record ``R`` and shared layout ``L``, so ``mypy --strict`` checks its
-parts fit together. Each part is a small function that imports its module when
-called (``printkit --help`` and ``roll`` stay light); :data:`GAMES` offers only
-operations closed over each game's own types (:class:`Playable`, :class:`Subject`).
+In the spirit of python-chess's ``VARIANTS``: one typed :class:`Game` per game in :data:`GAMES`, found by
+:func:`find_game`; adding a game is its modules and one entry here (see ``docs/architecture.md``). A
+``Game[M, R, L]`` is typed by its model ``M``, record ``R`` and shared layout ``L``, so ``mypy --strict`` checks its
+parts fit together. Each part is a small function that imports its module when called (``printkit --help`` and
+``roll`` stay light); :data:`GAMES` offers only operations closed over each game's own types (:class:`Playable`,
+:class:`Subject`).
 """
 
 from __future__ import annotations
@@ -97,22 +96,19 @@ class Command:
 class Game(Generic[M, R, L]):
     """One game: its id, its typed parts (each a function that imports it when called), its commands.
 
-    ``data``: the loader of its model ``M``; ``record``: the reader of its record ``R``; ``score``: its rules;
-    ``sheets``: kind -> builder(model, names, paper); ``prepared`` and ``content``: what a kind's pages share
-    (a layout ``L``, kept on disk by what the model was read from); ``companion``: the command that plays it;
-    ``modes``: the modes its scores name (``GameScore.mode``).
+    ``data``: its model ``M``'s loader; ``record``: its record ``R``'s reader; ``score``: its rules; ``sheets``:
+    kind -> builder(model, names, paper); ``prepared``, ``content``: what a kind's pages share (a layout ``L``, kept
+    on disk by what the model was read from); ``companion``: the command that plays it; ``modes``: its scores' modes.
     """
 
     __slots__ = ("id", "data", "record", "score", "sheets", "prepared", "content", "companion", "commands", "modes")
 
-    def __init__(self, id: str, *, data: Part[Loader[M]], record: Part[RecordReader[R]],
-                 score: Part[Scorer[R]], sheets: Part[Mapping[str, SheetBuilder[M]]],
+    def __init__(self, id: str, *, data: Part[Loader[M]], record: Part[RecordReader[R]], score: Part[Scorer[R]],
+                 sheets: Part[Mapping[str, SheetBuilder[M]]], commands: tuple[Command, ...] = (),
                  prepared: Part[Mapping[str, Prepared[M, L]]] | None = None, content: Part[Content[M]] | None = None,
-                 companion: str | None = None, commands: tuple[Command, ...] = (),
-                 modes: tuple[str, ...] = ("multiplayer",)) -> None:
-        self.id, self.data, self.record, self.score, self.sheets = id, data, record, score, sheets
+                 companion: str | None = None, modes: tuple[str, ...] = ("multiplayer",)) -> None:
+        self.id, self.data, self.record, self.score, self.sheets, self.modes = id, data, record, score, sheets, modes
         self.prepared, self.content, self.companion, self.commands = prepared, content, companion, commands
-        self.modes = modes
 
     def load(self, name_or_path: str | None = None) -> M:
         """The game's data model (for Around the World: a map, by id or path; else its own file by default)."""

@@ -15,8 +15,9 @@ from typing import Any
 import pytest
 
 from printkit.errors import DataError
-from printkit.loading import text
-from printkit.loading.text import MAX_DEPTH, MAX_NUMBER, json_members, parse_json
+from printkit.loading import jsonstream, text
+from printkit.loading.jsonstream import json_members
+from printkit.loading.text import MAX_DEPTH, MAX_NUMBER, parse_json
 
 BEYOND = f"is beyond ±{MAX_NUMBER} (numbers in printkit files are far smaller)"
 DEEP = f"lists or tables nested more than {MAX_DEPTH} deep (printkit files nest a few levels)"
@@ -99,14 +100,14 @@ DOC = {"format": "printkit-history", "version": 1, "note": {"b": [1, 2.5, None, 
 
 @pytest.mark.parametrize("chunk", [1, 2, 3, 5, 64, 1 << 20])
 def test_a_stream_reads_the_same_whatever_its_chunks_cut(monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
-    monkeypatch.setattr(text, "CHUNK", chunk)  # cuts numbers, escapes and four-byte characters in two
+    monkeypatch.setattr(jsonstream, "CHUNK", chunk)  # cuts numbers, escapes and four-byte characters in two
     for indent in (None, 1):
         data = b"\xef\xbb\xbf" + json.dumps(DOC, indent=indent, ensure_ascii=False).encode() + b"\n"
         assert members(data) == list(DOC.items())
 
 
 def test_a_stream_keeps_every_rule_of_the_reader(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(text, "CHUNK", 7)
+    monkeypatch.setattr(jsonstream, "CHUNK", 7)
     assert stream_refused(b'{"games": [1], "games": []}') == (
         "h.json: line 1, column 16: invalid JSON: the key 'games' is given twice in one object (keep one)")
     assert stream_refused(b'{"games": [{"a": 1, "a": 2}]}') == (
@@ -130,7 +131,7 @@ def test_a_stream_keeps_every_rule_of_the_reader(monkeypatch: pytest.MonkeyPatch
 
 
 def test_an_error_deep_in_a_stream_names_its_line_and_column(monkeypatch: pytest.MonkeyPatch) -> None:
-    monkeypatch.setattr(text, "CHUNK", 1000)
+    monkeypatch.setattr(jsonstream, "CHUNK", 1000)
     games = [{"n": i, "text": "x" * 50} for i in range(500)]
     data = json.dumps({"games": games}, indent=1).encode().replace(b'"n": 400', b'"n": 400,,')
     line = data[: data.index(b",,")].count(b"\n") + 1  # as json.loads counts: the second comma

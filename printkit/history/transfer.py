@@ -1,7 +1,7 @@
 """The history as a file: CSV for a spreadsheet, JSON to move it to another machine (and import it there).
 
 Both are written a game at a time, and a JSON export is read back a game at a
-time (:func:`printkit.loading.text.json_members`), so a club's ten thousand
+time (:func:`printkit.loading.jsonstream.json_members`), so a club's ten thousand
 games never sit in memory whole. Every game imported is checked as ``score``
 checks a game file (the game, map and mode ids, the players' names, every
 number's range, totals that add up) and the file is imported in one
@@ -258,7 +258,8 @@ def _game(r: Reader, entry: object) -> tuple[str, Scored]:
 
     doc = _table(entry, "", GAME_KEYS, GAME_KEYS)
     game_id = r.string(doc, "id", "")
-    if game_id is None or len(game_id) > MAX_ID:
+    assert game_id is not None  # else a problem was raised
+    if len(game_id) > MAX_ID:
         raise _Bad("id", f"longer than {MAX_ID} characters")
     game = r.ident(doc, "game", "")
     try:
@@ -308,7 +309,7 @@ def import_(data: bytes | BinaryIO, source: str = "import", db: FilePath | None 
     printkit would write (naming the game and the field) adds nothing.
     """
     from printkit.history.queries import insert
-    from printkit.loading.text import json_members
+    from printkit.loading.jsonstream import json_members
 
     stream = io.BytesIO(data) if isinstance(data, bytes) else data
     header: dict[str, Any] = {}

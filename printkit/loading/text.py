@@ -10,8 +10,9 @@ accepted; lists and tables nest at most :data:`MAX_DEPTH` deep; JSON numbers
 stay within :data:`MAX_NUMBER`, JSON keys may not repeat, and ``NaN`` and
 ``Infinity`` are refused (the field readers give each TOML number its range). Everything printkit reads as JSON from outside (game
 and state files, a history export, a party request's body) is read here:
-:func:`parse_json` for a text held whole, :func:`json_members` for a file too
-big to hold (a history export), read a piece at a time.
+:func:`parse_json` for a text held whole; :mod:`printkit.loading.jsonstream`
+applies the same rules (:func:`decoder`, :func:`nesting`) to a file too big to
+hold (a history export), read a piece at a time.
 """
 
 from __future__ import annotations
@@ -28,7 +29,6 @@ from printkit.model.limits import MAX_SEED
 
 if TYPE_CHECKING:
     import json
-    from collections.abc import Iterator
     from pathlib import Path
 
 Format = Literal["toml", "json"]
@@ -74,7 +74,7 @@ def read_bytes(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> bytes:
         try:
             raw = f.read(limit + 1)
         except OSError as exc:
-            raise FileProblem(_os_reason(exc)) from None
+            raise FileProblem(os_reason(exc)) from None
     if len(raw) > limit:
         raise _too_large(len(raw), limit)
     return raw
@@ -92,7 +92,7 @@ def open_regular(path: str | os.PathLike[str], limit: int | None = MAX_BYTES) ->
     except FileNotFoundError:
         raise FileProblem("no such file", "missing") from None
     except OSError as exc:
-        raise FileProblem(_os_reason(exc)) from None
+        raise FileProblem(os_reason(exc)) from None
     if stat.S_ISDIR(info.st_mode):
         raise FileProblem("is a folder, not a file", "folder")
     if not stat.S_ISREG(info.st_mode):
@@ -103,12 +103,12 @@ def open_regular(path: str | os.PathLike[str], limit: int | None = MAX_BYTES) ->
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
         f = os.fdopen(fd, "rb")
     except OSError as exc:
-        raise FileProblem(_os_reason(exc)) from None
+        raise FileProblem(os_reason(exc)) from None
     try:
         regular = stat.S_ISREG(os.fstat(f.fileno()).st_mode)
     except OSError as exc:
         f.close()
-        raise FileProblem(_os_reason(exc)) from None
+        raise FileProblem(os_reason(exc)) from None
     if not regular:
         f.close()
         raise FileProblem(special, "special")
@@ -119,7 +119,8 @@ def _too_large(size: int, limit: int) -> FileProblem:
     return FileProblem(f"is larger than {limit // (1024 * 1024)} MiB; no printkit file is that big", "large", size)
 
 
-def _os_reason(exc: OSError) -> str:
+def os_reason(exc: OSError) -> str:
+    """Why a file could not be read, worded for the user."""
     if exc.errno == errno.ELOOP:
         return "is a symbolic link that loops back on itself"
     if exc.errno == errno.ENAMETOOLONG:
@@ -204,21 +205,22 @@ def decode(raw: bytes, source: str) -> tuple[str, str]:
         raise DataError([f"{source}: line {line}: not UTF-8 text (save the file as UTF-8)"]) from None
 
 
-class _Refused(ValueError):
-    """A JSON text uses something printkit files never do (repeated keys, NaN, a number past :data:`MAX_NUMBER`)."""
+class JSONRefused(ValueError):
+    """A JSON text uses something printkit files never do (repeated keys, NaN, a number past :data:`MAX_NUMBER`),
+    raised while :func:`decoder` parses it."""
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _Refused(f"the key {shown_key(key)} is given twice in one object (keep one)")
+            raise JSONRefused(f"the key {shown_key(key)} is given twice in one object (keep one)")
         out[key] = value
     return out
 
 
 def _constant(name: str) -> Any:
-    raise _Refused(f"{name} is not a number printkit reads (use a plain number)")
+    raise JSONRefused(f"{name} is not a number printkit reads (use a plain number)")
 
 
 NUMBER_DIGITS = len(str(MAX_NUMBER))
@@ -229,7 +231,7 @@ def _whole(text: str) -> int:
     if len(text) < NUMBER_DIGITS:
         return int(text)
     if len(text) - text.startswith("-") > NUMBER_DIGITS or abs(value := int(text)) > MAX_NUMBER:
-        raise _Refused(f"the number {shorten(text, 30)} is beyond ±{MAX_NUMBER} (numbers in printkit files are "
+        raise JSONRefused(f"the number {shorten(text, 30)} is beyond ±{MAX_NUMBER} (numbers in printkit files are "
                        "far smaller)")
     return value
 
@@ -238,7 +240,7 @@ def _real(text: str) -> float:
     """A JSON fraction, refused past :data:`MAX_NUMBER` (``1e999`` would be infinite)."""
     value = float(text)
     if not abs(value) <= MAX_NUMBER:
-        raise _Refused(f"the number {shorten(text, 30)} is beyond ±{MAX_NUMBER} (numbers in printkit files are "
+        raise JSONRefused(f"the number {shorten(text, 30)} is beyond ±{MAX_NUMBER} (numbers in printkit files are "
                        "far smaller)")
     return value
 
@@ -249,7 +251,7 @@ def shown_key(key: str) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
-def _decoder() -> json.JSONDecoder:
+def decoder() -> json.JSONDecoder:
     """The one JSON decoder: repeated keys, ``NaN``/``Infinity`` and numbers past :data:`MAX_NUMBER` refused."""
     global _DECODER
     if _DECODER is None:
@@ -270,16 +272,16 @@ def parse_json(text: str, source: str) -> Any:
     if not text.strip():
         raise DataError([f"{source}: the file is empty (expected a JSON object {{...}})"])
     try:
-        value = _decoder().decode(text)
+        value = decoder().decode(text)
     except json.JSONDecodeError as exc:
         hint = "; the file looks like TOML: save it with a .toml name" if _looks_like_toml(text) else ""
         raise DataError([f"{source}: line {exc.lineno}, column {exc.colno}: invalid JSON ({exc.msg}){hint}"]) from None
-    except _Refused as exc:
+    except JSONRefused as exc:
         raise DataError([f"{source}: invalid JSON: {exc}"]) from None
     except RecursionError:
-        raise DataError([f"{source}: {_too_deep()}"]) from None
+        raise DataError([f"{source}: {too_deep()}"]) from None
     if nesting(text) > MAX_DEPTH:
-        raise DataError([f"{source}: {_too_deep()}"])
+        raise DataError([f"{source}: {too_deep()}"])
     return value
 
 
@@ -313,7 +315,8 @@ def _looks_like_toml(text: str) -> bool:
         return False
 
 
-def _too_deep() -> str:
+def too_deep() -> str:
+    """The one wording of a document nested past :data:`MAX_DEPTH`."""
     return f"lists or tables nested more than {MAX_DEPTH} deep (printkit files nest a few levels)"
 
 
@@ -335,7 +338,7 @@ def top_table(doc: object, source: str, what: str = "a JSON object {...}") -> di
     if not isinstance(doc, dict):
         raise DataError([f"{source}: expected {what} at the top, got {json_kind(doc)}"])
     if not depth_ok(doc):
-        raise DataError([f"{source}: {_too_deep()}"])
+        raise DataError([f"{source}: {too_deep()}"])
     return doc
 
 
@@ -365,164 +368,10 @@ def parse(text: str, source: str, fmt: Format) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise DataError([f"{source}: {_toml_syntax(str(exc))}"]) from None
     except RecursionError:
-        raise DataError([f"{source}: {_too_deep()}"]) from None
+        raise DataError([f"{source}: {too_deep()}"]) from None
     except ValueError:
         raise DataError([f"{source}: {TOO_LONG_NUMBER}"]) from None
     return top_table(doc, source, "a TOML table")
-
-
-CHUNK = 1 << 20
-"""Bytes read at a time by :func:`json_members`."""
-_SPACE = re.compile(r"[ \t\n\r]*")
-
-
-class _Cursor:
-    """A UTF-8 JSON text read from a binary stream a chunk at a time: what is read and not yet used, and where it is."""
-
-    def __init__(self, stream: BinaryIO, source: str) -> None:
-        import codecs
-
-        self.stream, self.source = stream, source
-        self.decoder = codecs.getincrementaldecoder("utf-8")()
-        self.text, self.pos, self.ended, self.started = "", 0, False, False
-        self.line, self.column = 1, 1  # where self.text begins in the file
-
-    def fill(self) -> bool:
-        """Read the next chunk, dropping what is used; False at the end of the file."""
-        if self.ended:
-            return False
-        try:
-            raw = self.stream.read(CHUNK)
-        except OSError as exc:
-            raise DataError([f"{self.source}: {_os_reason(exc)}"]) from None
-        used = self.text[: self.pos]
-        try:
-            more = self.decoder.decode(raw, final=not raw)
-        except UnicodeDecodeError as exc:
-            line = self.line + self.text.count("\n") + raw[: max(exc.start, 0)].count(b"\n")
-            raise DataError([f"{self.source}: line {line}: not UTF-8 text (save the file as UTF-8)"]) from None
-        if not self.started and (more or not raw):
-            self.started = True
-            more = more.removeprefix("\ufeff")
-        newlines = used.count("\n")
-        self.line += newlines
-        self.column = len(used) - used.rfind("\n") if newlines else self.column + len(used)
-        self.text, self.pos, self.ended = self.text[self.pos:] + more, 0, not raw
-        return True
-
-    def peek(self) -> str:
-        """The next character that is not white space ("" at the end of the file), not used up."""
-        while True:
-            self.pos = _SPACE.match(self.text, self.pos).end()  # type: ignore[union-attr]  # matches anything
-            if self.pos < len(self.text):
-                return self.text[self.pos]
-            if not self.fill():
-                return ""
-
-    def where(self, pos: int) -> str:
-        """``line L, column C`` of ``pos`` in :attr:`text`."""
-        newline = self.text.rfind("\n", 0, pos)
-        line = self.line + self.text.count("\n", 0, pos)
-        return f"line {line}, column {pos - newline if newline >= 0 else self.column + pos}"
-
-    def syntax(self, pos: int, reason: str) -> DataError:
-        """A JSON syntax error at ``pos``, in the words of :func:`parse_json`."""
-        return DataError([f"{self.source}: {self.where(pos)}: invalid JSON ({reason})"])
-
-    def expect(self, token: str, reason: str) -> None:
-        """Use up ``token`` (``:``, ``,``), else a syntax error saying ``reason``."""
-        if self.peek() != token:
-            raise self.syntax(self.pos, reason)
-        self.pos += 1
-
-    def value(self, limit: int, depth: int) -> Any:
-        """The JSON value at the cursor, at most ``limit`` characters, nesting at most :data:`MAX_DEPTH` counted from
-        ``depth``; each problem worded as :func:`parse_json` words it."""
-        import json
-
-        if self.peek() == "":
-            raise self.syntax(self.pos, "Expecting value")
-        while True:
-            try:
-                value, end = _decoder().raw_decode(self.text, self.pos)
-            except json.JSONDecodeError as exc:
-                if len(self.text) - self.pos <= limit and self.fill():
-                    continue  # perhaps cut off at the end of the chunk read so far: read on and try again
-                if len(self.text) - self.pos > limit and (exc.pos - self.pos > limit or
-                                                          exc.msg.startswith("Unterminated string")):
-                    raise self.too_long(limit) from None  # what is wrong lies past the limit
-                raise self.syntax(exc.pos, exc.msg) from None
-            except _Refused as exc:
-                raise DataError([f"{self.source}: {self.where(self.pos)}: invalid JSON: {exc}"]) from None
-            except RecursionError:
-                raise DataError([f"{self.source}: {self.where(self.pos)}: {_too_deep()}"]) from None
-            if end == len(self.text) and self.fill():
-                continue  # a number may go on in the next chunk: read it again whole
-            break
-        if end - self.pos > limit:
-            raise self.too_long(limit)
-        opened = self.text.count("[", self.pos, end) + self.text.count("{", self.pos, end)
-        if depth + opened > MAX_DEPTH and depth + nesting(self.text, self.pos, end) > MAX_DEPTH:
-            raise DataError([f"{self.source}: {self.where(self.pos)}: {_too_deep()}"])
-        self.pos = end
-        return value
-
-    def too_long(self, limit: int) -> DataError:
-        """A value longer than ``limit`` characters."""
-        return DataError([f"{self.source}: {self.where(self.pos)}: a value is longer than {limit:,} characters "
-                          "(printkit writes none that long)"])
-
-    def items(self, limit: int) -> Iterator[Any]:
-        """The items of the list at the cursor (inside the top object), read one at a time."""
-        self.pos += 1  # "["
-        if self.peek() == "]":
-            self.pos += 1
-            return
-        while True:
-            yield self.value(limit, 2)
-            if self.peek() == "]":
-                self.pos += 1
-                return
-            self.expect(",", "Expecting ',' delimiter")
-
-
-def json_members(stream: BinaryIO, source: str, streamed: str, item_limit: int,
-                 limit: int = MAX_BYTES) -> Iterator[tuple[str, Any]]:
-    """The members of the JSON object in ``stream``, in the file's order, read a chunk at a time by the rules of
-    :func:`parse_json`; the list under the key ``streamed`` comes as an iterator of its items (each at most
-    ``item_limit`` characters, read as they are used: use them before the next member), every other value whole
-    (at most ``limit``)."""
-    cursor = _Cursor(stream, source)
-    first = cursor.peek()
-    if first == "":
-        raise DataError([f"{source}: the file is empty (expected a JSON object {{...}})"])
-    if first != "{":
-        got = cursor.value(limit, 0)
-        raise DataError([f"{source}: expected a JSON object {{...}} at the top, got {json_kind(got)}"])
-    cursor.pos += 1
-    seen: set[str] = set()
-    while cursor.peek() != "}":
-        if seen:
-            cursor.expect(",", "Expecting ',' delimiter")
-        if cursor.peek() != '"':
-            raise cursor.syntax(cursor.pos, "Expecting property name enclosed in double quotes")
-        at = cursor.where(cursor.pos)
-        key = cursor.value(limit, 1)
-        if key in seen:
-            raise DataError([f"{source}: {at}: invalid JSON: the key {shown_key(key)} is given twice in one object "
-                             "(keep one)"])
-        seen.add(key)
-        cursor.expect(":", "Expecting ':' delimiter")
-        if key == streamed and cursor.peek() == "[":
-            items = cursor.items(item_limit)
-            yield key, items
-            for _ in items:  # what the caller left unread, still checked
-                pass
-        else:
-            yield key, cursor.value(limit, 1)
-    cursor.pos += 1
-    if cursor.peek() != "":
-        raise cursor.syntax(cursor.pos, "Extra data")
 
 
 def _toml_syntax(message: str) -> str:
