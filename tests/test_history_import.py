@@ -231,3 +231,42 @@ def test_names_a_spreadsheet_would_run_round_trip_through_the_json_export(tmp_pa
     assert export("json", db=other) == data and export("csv", db=other) == export("csv", db=db)
     csv_text = export("csv", db=db).decode("utf-8")
     assert ",'=1+2," in csv_text and ",'-Ann," in csv_text and ",=1+2," not in csv_text
+
+
+GLOBETROTTING = '''game = "globetrotting"
+[[players]]
+name = "Ann"
+airfares = [3, 4, 2, 5, 3, 4, 2, 3, 1]
+objectives = { "Six continents" = 4 }
+bucket_list = [3, 4]
+festivals = [1, 2, 0]
+[[players]]
+name = "Bo"
+airfare = 30
+bucket_list = 5
+festivals = 2
+'''
+WERELDSTEDEN = '''game = "wereldsteden"
+[[players]]
+name = "Ann"
+tiles = ["rug", "fan"]
+[[players]]
+name = "Bo"
+tiles = ["mask"]
+'''
+
+
+def test_a_game_of_every_kind_printkit_records_is_imported_back(tmp_path: Path, db: Path) -> None:
+    (tmp_path / "globetrotting.toml").write_text(GLOBETROTTING, encoding="utf-8")
+    (tmp_path / "wereldsteden.toml").write_text(WERELDSTEDEN, encoding="utf-8")
+    files = [EXAMPLES / name for name in ("world-chris.toml", "world-solo.toml", "us-road-trip.toml",
+                                          "europe-majority.toml", "south-america-safari.toml", "trek.toml")]
+    files += [tmp_path / "globetrotting.toml", tmp_path / "wereldsteden.toml"]
+    for i, path in enumerate(files):
+        assert record(*scored_file(path, f"2024-05-0{i + 1}T20:00:00Z"), db=db)
+    kinds = {(g.game, g.map, g.mode) for g in games(db=db)}
+    assert {("trekking-the-world", "trekking-the-world", "multiplayer"), ("globetrotting", "globetrotting",
+            "multiplayer"), ("wereldsteden", "wereldsteden", "standard"), ("around-the-world", "world", "solo")} <= kinds
+    other = tmp_path / "other" / "history.sqlite3"
+    assert import_(export("json", db=db), "all.json", db=other) == len(files)
+    assert export("json", db=other) == export("json", db=db)
