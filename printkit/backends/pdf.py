@@ -52,7 +52,6 @@ rl_config.useA85 = 0  # streams are Flate only: ASCII85 made them 13% bigger and
 _FONT_NAMES: dict[FontWeight, str] = {"regular": "PrintkitSans", "bold": "PrintkitSans-Bold"}
 _INK = "#000000"  # in a symbol, black means "the icon's colour"
 
-
 _FACES: dict[FontWeight, bytes] = {"regular": b"OpenSans", "bold": b"OpenSans-Bold"}
 """The PostScript names of the shipped faces, as a PDF's font dictionaries give them."""
 _SUBSET_NAME = re.compile(rb"/(BaseFont|FontName) /([A-Z]{6})\+([A-Za-z0-9-]+)")
@@ -292,8 +291,12 @@ class _Painter:
             self.place(_form_id(item.name))
         elif isinstance(item, Cells):
             _draw_cells(self, item)
-        elif isinstance(item, Clipped):
-            _draw_clipped(self, item)
+        elif isinstance(item, Clipped):  # opaque paths (a pattern) inside a clipping path (W n: clip, no paint)
+            c.saveState()
+            c.clipPath(PDFPathObject([_path_code(item.clip, self.h)]), 0, 0, fillMode=int(not item.even_odd))
+            for path in item.paths:
+                self.item(path)
+            c.restoreState()
         else:  # pragma: no cover - the Item union is closed
             raise TypeError(f"cannot draw {type(item).__name__}")
 
@@ -322,20 +325,6 @@ def _draw_cells(painter: _Painter, item: Cells) -> None:
         stroke, fill = painter._apply(style)
         c.rect(x, painter.y(y + h), w, h, stroke=int(stroke), fill=int(fill))
         c.restoreState()
-
-
-def _draw_clipped(painter: _Painter, item: Clipped) -> None:
-    """Paths inside a clipping path: the clip (``W n``, no paint) set in a saved state, each path drawn, the state
-    restored; opaque paths only, so a pattern needs no transparency."""
-    c = painter.c
-    c.saveState()
-    c.clipPath(PDFPathObject([_path_code(item.clip, painter.h)]), stroke=0, fill=0,
-               fillMode=0 if item.even_odd else 1)
-    for path in item.paths:
-        c.saveState()
-        painter.path(path, flip=True)
-        c.restoreState()
-    c.restoreState()
 
 
 FIELD_TEXT = 0
