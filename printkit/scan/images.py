@@ -103,12 +103,13 @@ def _log_off() -> Callable[[], None]:
 
     import cv2
 
-    logging = cv2.utils.logging
+    # OpenCV 4.9 and later name it cv2.utils.logging (5.x has only that); 4.8 has cv2.setLogLevel (0 is silent)
+    logging = getattr(cv2.utils, "logging", cv2)
     level = logging.getLogLevel()
     catcher = warnings.catch_warnings()
     catcher.__enter__()
     warnings.simplefilter("ignore")
-    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    logging.setLogLevel(getattr(logging, "LOG_LEVEL_SILENT", 0))
 
     def undo() -> None:
         logging.setLogLevel(level)
