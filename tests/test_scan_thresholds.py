@@ -269,3 +269,131 @@ def test_a_pixel_is_ink_when_ink_margin_darker_than_the_blank() -> None:
     assert not ink_of(normal, blank).any()
     normal[1, 2] -= 0.5
     assert ink_of(normal, blank).tolist() == [[0, 0, 0, 0], [0, 0, 1, 0], [0, 0, 0, 0], [0, 0, 0, 0]]
+
+
+def test_a_box_under_the_middle_of_its_band_with_faint_share_of_faint_ink_is_only_faint() -> None:
+    # dark dots 3-4 px apart: through the 1 px blur each leaves exactly one pixel FAINT_MARGIN darker than the
+    # paper round it, so k dots are k of the box's 200 pixels
+    x0, y0 = px(BOX.rect[0] + read.BOX_INSET), px(BOX.rect[1] + read.BOX_INSET)
+    spots = [(y0 + 3 * (k // 5), x0 + 1 + 4 * (k % 5)) for k in range(20)]
+    need = round(cover.FAINT_SHARE * 200)
+    empty = read.Read(BOX.id, False, 0.0, 1.0)
+    for dots, faint in ((need, True), (need - 1, False)):
+        s = page_seen()
+        for y, x in spots[:dots]:
+            s.normal[y, x] = 75.0
+        assert cover.faint_box(s, BOX.rect) == dots / 200
+        assert cover.only_faint(s, empty, BOX.rect) == faint, dots
+        # a box read at or over the middle of its band is not looked at for faint ink
+        assert not cover.only_faint(s, read.Read(BOX.id, True, 0.031, 0.1), BOX.rect)
+    assert cover.only_faint(s, read.Read(BOX.id, False, 0.03, 0.0), BOX.rect) is False  # need - 1 dots
+    s.normal[spots[need - 1]] = 75.0
+    assert cover.only_faint(s, read.Read(BOX.id, False, 0.03, 0.0), BOX.rect)
+
+
+def test_faint_ink_is_faint_margin_darker_than_the_paper_near_it() -> None:
+    # stripes 8 px wide: their middles keep their darkness through the 1 px blur
+    for darker, found in ((cover.FAINT_MARGIN - 0.2, False), (cover.FAINT_MARGIN + 0.2, True)):
+        s = page_seen()
+        for k in range(0, SHAPE[1], 16):
+            s.normal[:, k:k + 8] = 255.0 - darker
+        assert (cover.faint_box(s, BOX.rect) > 0) == found, darker
+
+
+def crease_ink(extra: int, rows: tuple[int, ...] = (0,)) -> np.ndarray:
+    """A line of ink (one row per entry of ``rows``, offsets from the box's middle) straight through the box and
+    2 pt past both sides, and ``extra`` more pixels inside the box, away from it."""
+    ink = np.zeros(SHAPE, np.uint8)
+    x0, y0, x1, y1 = (px(v) for v in BOX.rect)
+    middle = (y0 + y1) // 2
+    for r in rows:
+        ink[middle + r, px(BOX.rect[0] - 5):px(BOX.rect[2] + 5)] = 1
+    ink[y0:y0 + 1, x0:x1].flat[:extra] = 1
+    return ink
+
+
+def test_a_line_through_a_box_and_past_both_sides_is_a_crease_when_crease_share_of_the_boxs_ink_is_on_it() -> None:
+    width = px(BOX.rect[2]) - px(BOX.rect[0])
+    assert width == 30  # the line leaves 30 pixels inside: it is a crease while at most 7 more lie elsewhere
+    assert cover.crossed(crease_ink(7), BOX.rect)  # 30 / 37 = 0.81
+    assert not cover.crossed(crease_ink(8), BOX.rect)  # 30 / 38 = 0.79
+    assert 30 / 37 >= cover.CREASE_SHARE > 30 / 38
+
+
+def test_level_ink_wider_than_crease_wide_is_a_pens_not_a_crease() -> None:
+    wide = px(cover.CREASE_WIDE)
+    assert cover.crossed(crease_ink(0, (0, wide)), BOX.rect)
+    assert not cover.crossed(crease_ink(0, (0, wide + 1)), BOX.rect)
+
+
+def edge_ink(on_edge: int, in_core: int) -> tuple[np.ndarray, tuple[float, float, float, float]]:
+    """Ink in the box's read area: ``on_edge`` pixels along its top edge, ``in_core`` in its middle."""
+    ink = np.zeros(SHAPE, np.uint8)
+    x0, y0 = px(BOX.rect[0] + read.BOX_INSET), px(BOX.rect[1] + read.BOX_INSET)
+    ink[y0, x0:x0 + 20].flat[:min(on_edge, 20)] = 1
+    ink[y0 + 1, x0:x0 + 20].flat[:max(0, on_edge - 20)] = 1
+    ink[y0 + 5, x0 + 5:x0 + 15].flat[:in_core] = 1
+    return ink, BOX.rect
+
+
+def test_a_light_mark_with_edge_share_of_its_ink_along_the_edges_is_its_outline_out_of_place() -> None:
+    assert cover.along_edges(*edge_ink(7, 3))  # 70% on the edge
+    assert not cover.along_edges(*edge_ink(6, 4))  # 60%
+    assert 7 / 10 >= cover.EDGE_SHARE > 6 / 10
+
+
+def test_only_a_mark_lighter_than_light_mark_is_looked_at_for_ink_along_its_edges() -> None:
+    most = round(cover.LIGHT_MARK * 200)
+    assert cover.along_edges(*edge_ink(most, 0))
+    assert not cover.along_edges(*edge_ink(most + 1, 0))
+
+
+def test_a_route_on_a_bent_page_with_less_than_stroke_min_of_ink_per_point_is_specks() -> None:
+    points = read.line_samples(ROUTE, STRIP)
+    row = px(A.center[1])
+    x0, x1 = px(points[0][0] - 3), px(points[-1][0] + 3)
+
+    def per_point(ink: np.ndarray) -> float:  # ink across the line per point of it, as the windows see it
+        total = sum(int(ink[max(0, px(y - 3)):px(y + 3) + 1, max(0, px(x - 3)):px(x + 3) + 1].sum()) for x, y in points)
+        return total / SCALE ** 2 / 6.0 / len(points)
+
+    for share, specks in ((0.62, True), (0.64, False)):  # a second row of ink along that share of the line
+        ink = np.zeros(SHAPE, np.uint8)
+        ink[row, :] = 1
+        ink[row + 1, x0:x0 + round(share * (x1 - x0))] = 1
+        assert abs(per_point(ink) - cover.STROKE_MIN) < 0.01
+        assert cover.thin(ink, ROUTE.id, STRIP) == specks
+        assert (per_point(ink) < cover.STROKE_MIN) == specks
+
+
+def fits(drawn_me: bool, inked: int, n: int, wide: int = 0, prone_inked: int = 0) -> bool:
+    """Whether ink agrees with a route drawn (``drawn_me``) or not, with ``inked`` of its ``n`` samples inked on the
+    line, ``wide`` of them near it, and ``prone_inked`` samples by a tag's print inked clear of it."""
+    from printkit.scan.explain import RouteInk, Sample
+
+    lone = [Sample((float(k), 0.0), (), frozenset(), (0.0, 1.0), True) for k in range(n)]
+    prone = [Sample((float(k), 9.0), (), frozenset(), (0.0, 1.0), True, True) for k in range(prone_inked)]
+    ink = RouteInk(tuple(lone + prone), tuple([True] * inked + [False] * (n - inked) + [False] * prone_inked),
+                   tuple([True] * wide + [False] * (n - wide) + [False] * prone_inked),
+                   tuple([False] * n + [True] * prone_inked), {})
+    return ink.fits({"me"} if drawn_me else set(), set(), "me")
+
+
+def test_the_ink_agrees_with_a_route_drawn_when_short_drawn_of_it_is_inked() -> None:
+    from printkit.scan.read import SHORT_DRAWN
+
+    assert fits(True, 0, 20, wide=round(SHORT_DRAWN * 20))
+    assert not fits(True, 0, 20, wide=round(SHORT_DRAWN * 20) - 1)
+
+
+def test_the_ink_agrees_with_a_route_not_drawn_up_to_short_empty_or_long_empty_of_it_inked() -> None:
+    from printkit.scan.explain import LONG, LONG_EMPTY, PRONE_HITS
+    from printkit.scan.read import SHORT_EMPTY
+
+    short = 10
+    assert fits(False, round(SHORT_EMPTY * short), short)
+    assert not fits(False, round(SHORT_EMPTY * short) + 1, short)
+    assert fits(False, round(LONG_EMPTY * LONG), LONG)  # a long line collects specks at its dashes
+    assert not fits(False, round(LONG_EMPTY * LONG) + 1, LONG)
+    assert fits(False, 0, short, prone_inked=PRONE_HITS - 1)
+    assert not fits(False, 0, short, prone_inked=PRONE_HITS)

@@ -258,6 +258,12 @@ def faint_box(s: Seen, rect: tuple[float, float, float, float]) -> float:
     return float(inside.mean()) if inside.size else 0.0
 
 
+def only_faint(s: Seen, r: Read, rect: tuple[float, float, float, float]) -> bool:
+    """Whether a box read as not marked (under the middle of its band) holds faint ink on FAINT_SHARE or more of its
+    inside: pencil too light to count, not an empty box."""
+    return r.measure <= (BOX_EMPTY + BOX_MARKED) / 2 and faint_box(s, rect) >= FAINT_SHARE
+
+
 STROKE_MIN = 0.7
 """Points: on a bent page, a route read as drawn carries at least this much ink per point of line (a pen's width).
 
@@ -344,7 +350,7 @@ def check(boxes: dict[str, Read], routes: dict[str, Read], s: Seen, blank: Blank
     rects = {b.id: b.rect for b in blank.fields.boxes}
     for bid, r in boxes.items():
         why = why_box(s, blank.fields, bid)
-        if not why and r.measure <= (BOX_EMPTY + BOX_MARKED) / 2 and faint_box(s, rects[bid]) >= FAINT_SHARE:
+        if not why and only_faint(s, r, rects[bid]):
             why = "only faint marks (pencil or a light pen too faint on this copy?)"
         if not why and ink is not None and r.on and along_edges(ink, rects[bid]):
             why = "its ink lies only along its outline (the box out of place: a fold or curl?)"
