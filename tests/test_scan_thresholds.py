@@ -398,3 +398,23 @@ def test_the_ink_agrees_with_a_route_not_drawn_up_to_short_empty_or_long_empty_o
     assert not fits(False, 6, LONG)
     assert fits(False, 0, short, prone_inked=1)  # PRONE_HITS: 2
     assert not fits(False, 0, short, prone_inked=2)
+
+
+def test_a_star_ring_within_the_band_is_an_unsure_start_on_the_sheet() -> None:
+    from pathlib import Path
+
+    from printkit.loading.maps import load_map
+    from printkit.scan.images import PageSource
+    from printkit.scan.locate import Identity
+    from printkit.scan.sheet import SheetRead, check_sheet
+
+    m = load_map("world")
+    first, second = m.cities[0], m.cities[1]
+    for star, unsure in ((0.0149, False), (0.024, True), (0.026, True), (0.0351, False)):
+        sheet = SheetRead(PageSource(Path("x.jpg")), Identity("world", "a4", "", 1, "Ann"), m, {}, {},
+                          {first.id: star, second.id: 0.0}, np.zeros((1, 1), np.uint8))
+        check_sheet(sheet, {}, frozenset())
+        faint = [u.message for u in sheet.uncertain if "ring round its circle" in u.message]
+        assert faint == ([f"route: {first.name}: {star:.1%} of the ring round its circle is inked, too little for a "
+                          "start star and too much for none; check it"] if unsure else []), star
+        assert sheet.route == ([first.id] if star >= 0.025 else None)  # the lean stands: starred from 2.5%
