@@ -103,7 +103,7 @@ def _log_off() -> Callable[[], None]:
 
     import cv2
 
-    # OpenCV 4.9 and later name it cv2.utils.logging (5.x has only that); 4.8 has cv2.setLogLevel (0 is silent)
+    # OpenCV 5 has only cv2.utils.logging; 4.8 (the floor) only cv2.setLogLevel, where 0 is silent
     logging = getattr(cv2.utils, "logging", cv2)
     level = logging.getLogLevel()
     catcher = warnings.catch_warnings()
