@@ -2,7 +2,7 @@
 
 Run from the repository root:
 
-    python benchmarks/bench_perf.py [--runs 15] [--only startup,score,render,svg,png,games,memory,scan]
+    python benchmarks/bench_perf.py [--runs 15] [--only startup,score,render,svg,png,games,memory,scan,history]
 
 (It took over benchmarks/bench_startup.py: ``startup`` also times ``printkit roll`` and
 prints the floors, a bare ``python -c pass`` and the minimal Click program, in ms.)
@@ -12,7 +12,8 @@ Every row is a ratio of two things measured in the same run, interleaved
 scoring rate (games per second), the scan's reading rate (sheets per second at
 200 dpi, the corpus of benchmarks/bench_scan.py; in-process, and whole ``printkit scan``
 processes over 20 photos, the median of at most 5 runs) and the peak memory of a 500-page
-PNG pack, which are absolute. Whole-process rows run printkit through a launcher file
+PNG pack and of the history commands at 10,000 games, which are absolute. Whole-process rows run printkit through a
+launcher file
 identical to the console script pip installs, byte-compiled first. The script
 prints each row with its target and exits 1 if any target is missed, so a
 missed target can never read as a pass.
@@ -193,6 +194,130 @@ def scan_process_rows(pk: list[str], work: Path, env: dict[str, str], runs: int)
                 lower_is_better=False)]
 
 
+HISTORY_GAMES = 10_000
+"""Games in the history the ``history`` rows read: a club's ten years (tests/history_helpers.py club_games)."""
+
+HISTORY_FLOOR = """\
+import csv
+import itertools
+import json
+import sqlite3
+import sys
+
+conn = sqlite3.connect(sys.argv[1])
+out = sys.stdout
+if sys.argv[2] == "bests":  # the same aggregate, printed as it comes
+    for row in conn.execute(
+            "SELECT p.name_key, g.map, g.mode, count(*), sum(p.won), max(p.total), avg(p.total), "
+            "(SELECT q.name FROM players q JOIN games h ON h.id = q.game_id WHERE q.name_key = p.name_key "
+            " AND h.map = g.map AND h.mode = g.mode ORDER BY h.played_at DESC, h.rowid DESC LIMIT 1) "
+            "FROM players p JOIN games g ON g.id = p.game_id GROUP BY p.name_key, g.map, g.mode"):
+        out.write(" ".join(map(str, row)) + "\\n")
+elif sys.argv[2] == "list":  # newest first, a line a game
+    rows = conn.execute("SELECT g.id, g.map, g.mode, g.played_at, p.name, p.total, p.won FROM games g "
+                        "JOIN players p ON p.game_id = g.id ORDER BY g.played_at DESC, g.rowid DESC, p.seat")
+    for _, group in itertools.groupby(rows, key=lambda r: r[0]):
+        game = list(group)
+        players = ", ".join(f"{r[4]} {r[5]}" + (" (won)" if r[6] else "") for r in game)
+        out.write(f"{game[0][3]}  {game[0][0]}  {game[0][1]}  {game[0][2]}  {players}\\n")
+elif sys.argv[2] == "csv":  # a row a player, as csv writes them
+    writer = csv.writer(out)
+    writer.writerows(conn.execute("SELECT g.id, g.played_at, g.game, g.map, g.mode, p.name, p.total, p.won FROM games g "
+                                  "JOIN players p ON p.game_id = g.id ORDER BY g.played_at, g.rowid, p.seat"))
+else:  # every game as a line of JSON, its kept score as it is
+    rows = conn.execute("SELECT g.id, g.game, g.map, g.mode, g.played_at, g.explanation, g.score, p.name, p.total, "
+                        "p.won FROM games g JOIN players p ON p.game_id = g.id ORDER BY g.played_at, g.rowid, p.seat")
+    for _, group in itertools.groupby(rows, key=lambda r: r[0]):
+        game = list(group)
+        head = json.dumps({"id": game[0][0], "game": game[0][1], "map": game[0][2], "mode": game[0][3],
+                           "played_at": game[0][4], "players": [{"name": r[7], "total": r[8], "won": bool(r[9])}
+                                                                for r in game], "explanation": game[0][5]},
+                          ensure_ascii=False)
+        out.write(head[:-1] + ', "score": ' + game[0][6] + "},\\n")
+"""
+"""The floors of the history rows: the stdlib script anyone would write to read the same rows with sqlite3 and
+print them (``list``, ``bests``, ``csv``, ``json``), with nothing checked and no command line around it."""
+
+HISTORY_IMPORT_FLOOR = """\
+import json
+import sqlite3
+import sys
+
+games = json.load(open(sys.argv[1], encoding="utf-8"))["games"]
+conn = sqlite3.connect(sys.argv[2], isolation_level=None)
+conn.execute("CREATE TABLE IF NOT EXISTS games (id TEXT PRIMARY KEY, game TEXT, map TEXT, mode TEXT, played_at TEXT, "
+             "explanation TEXT, score TEXT)")
+conn.execute("CREATE TABLE IF NOT EXISTS players (game_id TEXT, seat INTEGER, name TEXT, total INTEGER, won INTEGER)")
+conn.execute("BEGIN")
+conn.executemany("INSERT INTO games VALUES (?, ?, ?, ?, ?, ?, ?)", [
+    (g["id"], g["game"], g["map"], g["mode"], g["played_at"], g["explanation"], json.dumps(g["score"]))
+    for g in games])
+conn.executemany("INSERT INTO players VALUES (?, ?, ?, ?, ?)", [
+    (g["id"], i, p["name"], p["total"], int(p["won"])) for g in games for i, p in enumerate(g["players"])])
+conn.execute("COMMIT")
+"""
+"""The floor of the import row: load the whole export and insert its rows in one transaction, nothing checked."""
+
+
+def history_rows(py: str, pk: list[str], work: Path, env: dict[str, str], runs: int) -> list[Row]:
+    """``history``, ``history bests`` and ``history export`` (JSON, CSV) at 10,000 games, each against a sqlite3
+    script that reads the same rows and prints them (target 2.5x: printkit's start-up, checks and escaped output on
+    top), their peak memory (target 100 MiB), and the import of that export against a script that loads and inserts
+    it unchecked (for information); the seconds are in the notes."""
+    import filecmp
+
+    exported = work / "club.json"
+    make = f"from history_helpers import club_games; open({str(exported)!r}, 'wb').write(club_games({HISTORY_GAMES}))"
+    subprocess.run([py, "-c", make], env={**env, "PYTHONPATH": os.pathsep.join([str(ROOT), str(ROOT / "tests")])},
+                   check=True)  # in a process of its own: a child's peak memory starts from its parent's at fork
+    (work / "history_floor.py").write_text(HISTORY_FLOOR)
+    (work / "history_import_floor.py").write_text(HISTORY_IMPORT_FLOOR)
+    data = work / "history"
+    here = {**env, "PRINTKIT_DATA_DIR": str(data)}
+    subprocess.run([*pk, "history", "import", str(exported)], env=here, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run([*pk, "history", "export", "-o", str(work / "again.json")], env=here, check=True,
+                   stdout=subprocess.DEVNULL)
+    if not filecmp.cmp(work / "again.json", exported, shallow=False):
+        raise SystemExit(f"the export of {HISTORY_GAMES} imported games is not the file imported")
+    floor = [py, str(work / "history_floor.py"), str(data / "history.sqlite3")]
+    commands = {
+        "history": [*pk, "history"],
+        "bests": [*pk, "history", "bests"],
+        "export": [*pk, "history", "export", "--format", "json"],
+        "csv": [*pk, "history", "export", "--format", "csv"],
+    }
+    floors = {"history": "list", "bests": "bests", "export": "json", "csv": "csv"}
+    interleaved = {**{name: (cmd, None) for name, cmd in commands.items()},
+                   **{f"{name} floor": ([*floor, kind], None) for name, kind in floors.items()}}
+    m = medians(interleaved, here, runs)
+    fresh = work / "fresh"
+
+    def empty() -> None:
+        shutil.rmtree(fresh, ignore_errors=True)
+        fresh.mkdir(mode=0o700)
+
+    imports = medians({
+        "floor": ([py, str(work / "history_import_floor.py"), str(exported), str(fresh / "floor.sqlite3")], empty),
+        "import": ([*pk, "history", "import", str(exported)], empty),
+    }, {**env, "PRINTKIT_DATA_DIR": str(fresh)}, max(3, runs // 3))  # fmt: skip
+    empty()
+    import_peak = peak_rss_mib([*pk, "history", "import", str(exported)], {**env, "PRINTKIT_DATA_DIR": str(fresh)})
+    size = exported.stat().st_size / 2**20
+    NOTES.append(f"history of {HISTORY_GAMES:,} games ({size:.1f} MiB exported, and imported back byte for byte): " +
+                 ", ".join(f"{' '.join(cmd[2:]) or 'history'} {m[name]:.2f} s (floor {m[name + ' floor']:.2f} s)"
+                           for name, cmd in commands.items()) +
+                 f"; import {imports['import']:.2f} s (json.load + executemany, nothing checked: {imports['floor']:.2f} s)")
+    rows = [Row(f"printkit {' '.join(cmd[2:])}, {HISTORY_GAMES:,} games / sqlite3 script printing the same",
+                m[name] / m[f"{name} floor"], 2.5) for name, cmd in commands.items()]
+    rows.append(Row(f"printkit history import, {HISTORY_GAMES:,} games (every game checked) / json.load + executemany",
+                    imports["import"] / imports["floor"], None))
+    for name in ("history", "bests", "export", "csv"):
+        rows.append(Row(f"printkit {' '.join(commands[name][2:])}, {HISTORY_GAMES:,} games: peak memory",
+                        peak_rss_mib(commands[name], here), 100.0, " MiB"))
+    rows.append(Row(f"printkit history import, {HISTORY_GAMES:,} games: peak memory", import_peak, 100.0, " MiB"))
+    return rows
+
+
 def measure(only: set[str], runs: int, work: Path, env: dict[str, str]) -> list[Row]:
     """Every selected row."""
     py = sys.executable
@@ -242,6 +367,8 @@ def measure(only: set[str], runs: int, work: Path, env: dict[str, str]) -> list[
         rows.append(Row("printkit scan: sheets read per second at 200 dpi", scan_rate(), 5.0, "/s",
                         lower_is_better=False))
         rows += scan_process_rows(pk, work, env, min(runs, 5))
+    if "history" in only:
+        rows += history_rows(py, pk, work, env, runs)
     if "games" in only:
         rows.append(Row("scoring in-process: World games per second", games_per_second(), 5000.0, "/s",
                         lower_is_better=False))
@@ -252,7 +379,7 @@ def main() -> int:
     """Measure, print every row with its target, and exit 1 if any target is missed."""
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--runs", type=int, default=15, help="interleaved runs per command (default 15)")
-    parser.add_argument("--only", default="startup,score,render,svg,png,games,memory,scan",
+    parser.add_argument("--only", default="startup,score,render,svg,png,games,memory,scan,history",
                         help="comma-separated rows to measure (default: all)")
     args = parser.parse_args()
     compileall.compile_dir(str(ROOT / "printkit"), quiet=1)

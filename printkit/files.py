@@ -75,12 +75,14 @@ def _mode(target: FilePath) -> int:
         return 0o644
 
 
-def write_temp(target: FilePath, data: bytes, mode: int | None = None) -> str:
-    """Write ``data`` to a new fsynced ``.<name>.XXXXXXXX.tmp`` beside ``target``, with its mode (or ``mode``)."""
+def write_temp(target: FilePath, data: bytes | Iterable[bytes], mode: int | None = None) -> str:
+    """Write ``data`` (bytes, or chunks of them as they come) to a new fsynced ``.<name>.XXXXXXXX.tmp`` beside
+    ``target``, with its mode (or ``mode``)."""
     fd, tmp = _new_temp(_folder(target), f".{os.path.basename(target)}.")
     try:
         with os.fdopen(fd, "wb") as fh:
-            fh.write(data)
+            for chunk in (data,) if isinstance(data, bytes) else data:
+                fh.write(chunk)
             fh.flush()
             os.fsync(fh.fileno())
         os.chmod(tmp, _mode(target) if mode is None else mode)
@@ -141,8 +143,9 @@ def _where(path: FilePath) -> tuple[str, bool]:
     return (real, False) if same else (name, True)  # a link the system makes (/dev/stdout onto a file): in place
 
 
-def _write_in_place(path: str, data: bytes) -> None:
-    """Write ``data`` into the character device or pipe at ``path`` (a regular file there is truncated first)."""
+def _write_in_place(path: str, data: bytes | Iterable[bytes]) -> None:
+    """Write ``data`` (bytes, or chunks of them) into the character device or pipe at ``path`` (a regular file there
+    is truncated first)."""
     fd = os.open(path, os.O_WRONLY | getattr(os, "O_NOCTTY", 0) | getattr(os, "O_BINARY", 0))
     try:
         st = os.fstat(fd)
@@ -150,9 +153,10 @@ def _write_in_place(path: str, data: bytes) -> None:
             os.ftruncate(fd, 0)
         elif not (stat.S_ISCHR(st.st_mode) or stat.S_ISFIFO(st.st_mode)):
             raise NotAFile(errno.EINVAL, "not a file, a character device or a pipe", path)
-        view = memoryview(data)
-        while view:
-            view = view[os.write(fd, view):]
+        for chunk in (data,) if isinstance(data, bytes) else data:
+            view = memoryview(chunk)
+            while view:
+                view = view[os.write(fd, view):]
     finally:
         os.close(fd)
 
@@ -179,6 +183,23 @@ def atomic_write(path: FilePath, data: bytes) -> None:
     target, in_place = _where(path)
     if not in_place:
         remove_stale_temps(_folder(target), re.escape(os.path.basename(target)))
+
+
+def atomic_write_chunks(path: FilePath, chunks: Iterable[bytes]) -> None:
+    """:func:`atomic_write` of the bytes ``chunks`` gives, each written as it comes (a long export is never held
+    whole): whole or not at all, a device or a pipe in place."""
+    target, in_place = _where(path)
+    if in_place:
+        _write_in_place(target, chunks)
+        return
+    tmp = write_temp(target, chunks)
+    try:
+        os.replace(tmp, target)
+    except BaseException:
+        _unlink_all([tmp])
+        raise
+    _sync_folder(_folder(target))
+    remove_stale_temps(_folder(target), re.escape(os.path.basename(target)))
 
 
 def atomic_write_all(files: Iterable[tuple[FilePath, bytes]]) -> None:

@@ -1,12 +1,11 @@
 """The one registry of games: what each game loads, how its records are read and scored, its sheets, its commands.
 
-In the spirit of python-chess's ``VARIANTS``: one typed :class:`Game` per game in
-:data:`GAMES`, found by :func:`find_game`; adding a game is its modules and one
-entry here (see ``docs/architecture.md``). A ``Game[M, R, L]`` is typed by its
-model ``M``, record ``R`` and shared layout ``L``, so ``mypy --strict`` checks its
-parts fit together. Each part is a small function that imports its module when
-called (``printkit --help`` and ``roll`` stay light); :data:`GAMES` offers only
-operations closed over each game's own types (:class:`Playable`, :class:`Subject`).
+In the spirit of python-chess's ``VARIANTS``: one typed :class:`Game` per game in :data:`GAMES`, found by
+:func:`find_game`; adding a game is its modules and one entry here (see ``docs/architecture.md``). A
+``Game[M, R, L]`` is typed by its model ``M``, record ``R`` and shared layout ``L``, so ``mypy --strict`` checks its
+parts fit together. Each part is a small function that imports its module when called (``printkit --help`` and
+``roll`` stay light); :data:`GAMES` offers only operations closed over each game's own types (:class:`Playable`,
+:class:`Subject`).
 """
 
 from __future__ import annotations
@@ -97,18 +96,18 @@ class Command:
 class Game(Generic[M, R, L]):
     """One game: its id, its typed parts (each a function that imports it when called), its commands.
 
-    ``data``: the loader of its model ``M``; ``record``: the reader of its record ``R``; ``score``: its rules;
-    ``sheets``: kind -> builder(model, names, paper); ``prepared`` and ``content``: what a kind's pages share
-    (a layout ``L``, kept on disk by what the model was read from); ``companion``: the command that plays it.
+    ``data``: its model ``M``'s loader; ``record``: its record ``R``'s reader; ``score``: its rules; ``sheets``:
+    kind -> builder(model, names, paper); ``prepared``, ``content``: what a kind's pages share (a layout ``L``, kept
+    on disk by what the model was read from); ``companion``: the command that plays it; ``modes``: its scores' modes.
     """
 
-    __slots__ = ("id", "data", "record", "score", "sheets", "prepared", "content", "companion", "commands")
+    __slots__ = ("id", "data", "record", "score", "sheets", "prepared", "content", "companion", "commands", "modes")
 
-    def __init__(self, id: str, *, data: Part[Loader[M]], record: Part[RecordReader[R]],
-                 score: Part[Scorer[R]], sheets: Part[Mapping[str, SheetBuilder[M]]],
+    def __init__(self, id: str, *, data: Part[Loader[M]], record: Part[RecordReader[R]], score: Part[Scorer[R]],
+                 sheets: Part[Mapping[str, SheetBuilder[M]]], commands: tuple[Command, ...] = (),
                  prepared: Part[Mapping[str, Prepared[M, L]]] | None = None, content: Part[Content[M]] | None = None,
-                 companion: str | None = None, commands: tuple[Command, ...] = ()) -> None:
-        self.id, self.data, self.record, self.score, self.sheets = id, data, record, score, sheets
+                 companion: str | None = None, modes: tuple[str, ...] = ("multiplayer",)) -> None:
+        self.id, self.data, self.record, self.score, self.sheets, self.modes = id, data, record, score, sheets, modes
         self.prepared, self.content, self.companion, self.commands = prepared, content, companion, commands
 
     def load(self, name_or_path: str | None = None) -> M:
@@ -152,6 +151,7 @@ class Playable(Protocol):
     id: str  # as a record's `game =` key gives it
     companion: str | None  # the command that plays it at the table
     commands: tuple[Command, ...]  # the commands of the command line it brings
+    modes: tuple[str, ...]  # the modes its scores name
 
     def score_document(self, doc: dict[str, object], source: str, base_dir: Path) -> tuple[GameScore, str]:
         """Read and score a parsed record of this game, with its printed title."""
@@ -291,7 +291,7 @@ def _wereldsteden_sheets() -> Mapping[str, SheetBuilder[Wereldsteden]]:
 
 AROUND_THE_WORLD: Game[GameMap, AtwRecord, MapLayout] = Game(
     ATW, data=_map_loader, record=_atw_record, score=_atw_score, sheets=_atw_sheets,
-    prepared=_atw_prepared, content=_map_content, companion="turns", commands=(
+    prepared=_atw_prepared, content=_map_content, companion="turns", modes=("multiplayer", "solo", "party"), commands=(
         Command("roll", "printkit.cli.roll_cmd:roll", "Roll the two solo/party dice."),
         Command("turns", "printkit.cli.turns_cmd:turns", "Track a solo/party game turn by turn."),
         Command("host", "printkit.cli.host_cmd:host", "Write an offline host screen (HTML)."),
@@ -301,11 +301,11 @@ TREKKING: Game[Trekking, TrekkingRecord, None] = Game(
     sheets=_trekking_sheets)
 GLOBETROTTING: Game[Globetrotting, GlobetrottingRecord, None] = Game(
     "globetrotting", data=_globetrotting_loader, record=_globetrotting_record, score=_globetrotting_score,
-    sheets=_globetrotting_sheets, companion="abby",
+    sheets=_globetrotting_sheets, companion="abby", modes=("multiplayer", "solo"),
     commands=(Command("abby", "printkit.cli.abby_cmd:abby", "Play Globetrotting solo against Abby."),))
 WERELDSTEDEN: Game[Wereldsteden, WereldstedenRecord, None] = Game(
     "wereldsteden", data=_wereldsteden_loader, record=_wereldsteden_record, score=_wereldsteden_score,
-    sheets=_wereldsteden_sheets, companion="wereldsteden",
+    sheets=_wereldsteden_sheets, companion="wereldsteden", modes=("standard", "variant"),
     commands=(Command("wereldsteden", "printkit.cli.wereldsteden_cmd:wereldsteden",
                       "Deal Wereldsteden winning tiles."),))
 

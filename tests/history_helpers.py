@@ -51,6 +51,35 @@ def club_history(tmp: Path) -> bytes:
     return export("json", db=db)
 
 
+NAMES = ("Ana", "Chris", "Femke", "Gus", "Kit", "Dana", "Eli", "Zoë", "Bram", "Noor", "Sem", "Lotte", "Mila",
+         "Ruben", "Yara", "Tess", "Olle", "Pim", "東京", "Ivo", "=1+2", "-Ann", "@home", "+Bo")
+"""A club's players, four of them named as a spreadsheet would read a formula."""
+
+
+def club_games(count: int) -> bytes:
+    """A JSON export of ``count`` games: the club's five again and again, players and times changed, ids all new."""
+    import hashlib
+    import json
+
+    games = [json.dumps(g, ensure_ascii=False) for g in json.loads(CLUB.read_bytes())["games"]]
+    lines = []
+    for i in range(count):
+        text = games[i % len(games)]
+        doc = json.loads(text)
+        old = [p["name"] for p in doc["players"]]
+        for k, name in enumerate(old):
+            text = text.replace(json.dumps(name), json.dumps(f"@{k}@"))
+        for k in range(len(old)):
+            text = text.replace(json.dumps(f"@{k}@"), json.dumps(NAMES[(i + 7 * k) % len(NAMES)], ensure_ascii=False))
+        doc = json.loads(text)
+        day, minute = divmod(i, 24 * 60)
+        doc["id"] = hashlib.sha256(str(i).encode()).hexdigest()[:16]
+        doc["played_at"] = f"{2000 + day // 336:04d}-{1 + day % 336 // 28:02d}-{1 + day % 28:02d}T{minute // 60:02d}:{minute % 60:02d}:00Z"
+        lines.append(json.dumps(doc, ensure_ascii=False))
+    body = ",\n    ".join(lines)
+    return f'{{\n  "format": "printkit-history",\n  "version": 1,\n  "games": [\n    {body}\n  ]\n}}\n'.encode()
+
+
 if __name__ == "__main__":  # python tests/history_helpers.py: write docs/examples/exports/club-march.json again
     import tempfile
 

@@ -319,7 +319,8 @@ def _state(tmp_path: Path, *args: str) -> Path:
 
 @pytest.mark.parametrize(("field", "value", "expected"), [
     ("seed", -1, "a whole number from 0 to 9223372036854775807"),
-    ("seed", 2**64, "a whole number from 0 to 9223372036854775807"),
+    ("seed", 2**64, "invalid JSON: the number 18446744073709551616 is beyond ±9223372036854775807 (numbers in "
+                    "printkit files are far smaller)"),
     ("seed", True, "a whole number from 0 to 9223372036854775807"),
     ("map.id", "../../etc/passwd", "a map id (lowercase words joined by hyphens)"),
     ("map.ratings", [{"min_points": -5, "title": "x"}], None),
@@ -335,10 +336,10 @@ def test_a_tampered_turns_state_names_file_and_field(tmp_path: Path, field: str,
     state.write_text(json.dumps(doc))
     before = state.read_bytes()
     code, out, err = run(["turns", "next", "--state", str(state)], tmp_path)
-    where = "map.ratings[0]" if expected is None else field
+    where = "map.ratings[0]: expected " if expected is None else "" if expected.startswith("invalid") else f"{field}: expected "
     expected = expected or "min_points 0-9999 and title"
     assert (code, out) == (1, "")
-    assert err == f"Error: {state}: state file is corrupt ({where}: expected {expected}); it was left untouched\n"
+    assert err == f"Error: {state}: state file is corrupt ({where}{expected}); it was left untouched\n"
     assert state.read_bytes() == before
 
 
@@ -350,8 +351,9 @@ def test_a_tampered_dealer_seed(tmp_path: Path, seed: int) -> None:
     state.write_text(json.dumps(doc))
     code, _, err = run(["wereldsteden", "status", "--state", str(state)], tmp_path)
     assert code == 1
-    assert err == (f"Error: {state}: state file is corrupt (seed: expected a whole number from 0 to "
-                   "9223372036854775807); it was left untouched\n")
+    said = ("seed: expected a whole number from 0 to 9223372036854775807" if seed < 0 else  # past 2**63-1: the reader
+            f"invalid JSON: the number {seed} is beyond ±9223372036854775807 (numbers in printkit files are far smaller)")
+    assert err == f"Error: {state}: state file is corrupt ({said}); it was left untouched\n"
 
 
 # ---------------------------------------------------------------- a non-UTF-8 locale

@@ -173,14 +173,11 @@ def test_export_then_import_into_a_fresh_history_is_the_same_history(tmp_path: P
     assert export("json", db=fresh) == exported
 
 
-def _refused(data: bytes, db: Path, why: str) -> None:
+def _refused(data: bytes, db: Path, said: str) -> None:
     before = export("json", db=db)
     with pytest.raises(DataError) as caught:
         import_(data, "h.json", db=db)
-    assert len(caught.value.problems) == 1
-    line = caught.value.problems[0]
-    assert line.startswith("h.json") and "not a printkit history export" in line and why in line, line
-    assert line.endswith("; nothing was imported")
+    assert caught.value.problems == [f"h.json: {said}; nothing was imported"]
     assert export("json", db=db) == before
 
 
@@ -189,23 +186,27 @@ def test_a_file_that_is_not_a_history_export_is_refused_and_nothing_is_written(t
     other = tmp_path / "other" / "history.sqlite3"
     record(*scored_file(CHRIS, "2024-03-07T19:30:00Z"), db=other)
     good = json.loads(export("json", db=other))
-    _refused(b"\xff\xfe not text", db, "not JSON")
-    _refused(b"map = 'world'\n", db, "not JSON")
+    not_ours = "not a printkit history export"
+    _refused(b"\xff\xfe not text", db, f"{not_ours} (line 1: not UTF-8 text (save the file as UTF-8))")
+    _refused(b"map = 'world'\n", db, f"{not_ours} (line 1, column 1: invalid JSON (Expecting value))")
     score_json = CliRunner().invoke(cli, ["score", str(CHRIS), "--json"]).stdout.encode()
-    _refused(score_json, db, '"format": "printkit-history"')
-    _refused(json.dumps({**good, "version": 2}).encode(), db, "version 2; this printkit reads version 1")
+    _refused(score_json, db, f'{not_ours} (expected a JSON object with "format": "printkit-history" and "games")')
+    _refused(json.dumps({**good, "version": 2}).encode(), db, f"{not_ours} (version 2; this printkit reads version 1)")
     tampered = json.loads(json.dumps(good))
     tampered["games"][0]["score"]["players"][0]["total"] = 99
-    _refused(json.dumps(tampered).encode(), db, "h.json: games[0]: not a printkit history export (player 'Chris': the total is not the sum of the sections)")
+    _refused(json.dumps(tampered).encode(), db, f"games[0] (id '{CHRIS_ID}'): score.players[0].total: 99 is not the "
+                                                "sum of the sections (46)")
     naive = json.loads(json.dumps(good))
     naive["games"][0]["played_at"] = "2024-03-07 19:30"
-    _refused(json.dumps(naive).encode(), db, "games[0]: not a printkit history export (played_at: time '2024-03-07 19:30' has no time zone")
+    _refused(json.dumps(naive).encode(), db, f"games[0] (id '{CHRIS_ID}'): played_at: time '2024-03-07 19:30' has no "
+                                             "time zone (write it as UTC, e.g. 2024-05-01T19:30:00Z)")
     control = json.loads(json.dumps(good))
     control["games"][0]["score"]["players"][1]["name"] = "Ana\x1b[31m"
-    _refused(json.dumps(control).encode(), db, "unprintable character U+001B")
+    _refused(json.dumps(control).encode(), db, f"games[0] (id '{CHRIS_ID}'): score.players[1].name: player name "
+                                               "'Ana\\x1b[31m' contains the unprintable character U+001B; names are plain text")
     # one bad game among good ones: none of them is added
     both = {**good, "games": [*good["games"], {"id": "x"}]}
-    _refused(json.dumps(both).encode(), db, "games[1]: not a printkit history export (played_at: expected text)")
+    _refused(json.dumps(both).encode(), db, "games[1] (id 'x'): game: missing")
     assert [g.players[0].name for g in games(db=db)] == ["Dana"]  # the one game it had
 
 

@@ -32,6 +32,7 @@ from printkit.scan.images import MAX_PIXELS  # noqa: E402
 NAMES = ("Ann", "Bo", "Cy")
 SEED = 42
 JOIN = "http://127.0.0.1:8765/join"
+JSON = {"Content-Type": "application/json"}
 
 
 @pytest.fixture
@@ -105,7 +106,7 @@ def test_a_change_by_another_command_reaches_the_server(client: TestClient, tabl
 def test_join_gives_one_token_per_player(client: TestClient, table: Table) -> None:
     assert client.post("/api/join", json={"name": "Zed"}).status_code == 404
     assert client.post("/api/join", json={"nom": "Ann"}).status_code == 422
-    assert client.post("/api/join", content=b"not json").status_code == 422
+    assert client.post("/api/join", content=b"not json", headers=JSON).status_code == 400
     ann = join(client, "ann")  # names match ignoring case
     assert client.get("/api/me", headers=ann).json() == {"name": "Ann"}
     again = client.post("/api/join", json={"name": "ANN"})
@@ -253,3 +254,78 @@ def test_a_photographed_sheet_is_scored_confirmed_and_corrected(client: TestClie
     assert client.post("/api/confirm", headers=ann, json={"total": -3}).status_code == 422
     assert client.post("/api/confirm", headers=ann, json={"total": 41}).json()["players"][0]["total"] == 41
     assert Table(table.path).state()["players"][0]["total"] == 41  # saved
+
+
+OWN = "http://testserver"  # the origin of the party's own pages, as the test client is addressed
+
+
+def test_a_change_from_another_site_is_refused_and_changes_nothing(client: TestClient, table: Table) -> None:
+    """Any web page the host has open could post to the party: its Origin (or Sec-Fetch-Site) gives it away."""
+    evil = "http://evil.example"
+    forged = [
+        ({"Origin": evil, "Content-Type": "text/plain"}, b'{"name": "Ann"}'),  # a simple request: no preflight
+        ({"Origin": evil, "Content-Type": "application/x-www-form-urlencoded"}, b"name=Ann"),
+        ({"Origin": evil, "Content-Type": "multipart/form-data; boundary=x"}, b"--x--"),
+        ({"Origin": evil, **JSON}, b'{"name": "Ann"}'),
+        ({"Origin": "null", **JSON}, b'{"name": "Ann"}'),  # a sandboxed frame or a file:// page
+        ({"Origin": "http://testserver:9999", **JSON}, b'{"name": "Ann"}'),  # another port is another origin
+        ({"Sec-Fetch-Site": "cross-site", **JSON}, b'{"name": "Ann"}'),
+        ({"Sec-Fetch-Site": "same-site", **JSON}, b'{"name": "Ann"}'),  # 127.0.0.1:other-port is same-site
+    ]
+    for headers, body in forged:
+        r = client.post("/api/join", content=body, headers=headers)
+        assert r.status_code == 403, (headers, r.text)
+        assert r.json()["error"].startswith("refused: this request comes from another site (")
+    for path in ("/api/next", "/api/leave", "/api/finish", "/api/confirm"):
+        assert client.post(path, headers={**host(table), "Origin": evil}).status_code == 403
+    photo = {"photo": ("a.jpg", io.BytesIO(b"\xff\xd8\xff"), "image/jpeg")}
+    assert client.post("/api/sheet", files=photo, headers={"Origin": evil}).status_code == 403
+    state = client.get("/api/state").json()
+    assert state["turn"] == 0 and not any(p["joined"] for p in state["players"])
+
+
+def test_only_json_changes_the_game_even_without_an_origin(client: TestClient, table: Table) -> None:
+    for kind, body in (("text/plain", b'{"name": "Ann"}'), ("application/x-www-form-urlencoded", b"name=Ann"),
+                       ("text/plain;charset=UTF-8", b'{"name": "Ann"}')):
+        r = client.post("/api/join", content=body, headers={"Content-Type": kind})
+        assert (r.status_code, r.json()) == (415, {"error": f"send the request as application/json, not {kind!r}"})
+    r = client.post("/api/join", content=b'{"name": "Ann"}')  # a body with no type at all
+    assert (r.status_code, r.json()) == (415, {"error": "send the request as application/json, not untyped"})
+    assert client.post("/api/next", headers={**host(table), "Content-Type": "text/plain"}).status_code == 415
+    assert not any(p["joined"] for p in client.get("/api/state").json()["players"])
+    # the party's own pages: the same origin (as browsers send it), JSON, or no body at all
+    own = {"Origin": OWN, "Sec-Fetch-Site": "same-origin"}
+    r = client.post("/api/join", json={"name": "Ann"}, headers={**own, "Content-Type": "application/json; charset=utf-8"})
+    assert r.status_code == 200 and r.json()["name"] == "Ann"
+    assert client.post("/api/next", headers={**host(table), **own}).json()["turn"] == 1  # no body: {}
+    assert client.post("/api/next", headers={**host(table), "Origin": "HTTP://TESTSERVER"}).json()["turn"] == 2
+
+
+def test_a_bad_json_body_is_a_400_or_422_line_never_a_500(client: TestClient, table: Table) -> None:
+    bodies = [
+        (b"[" * 2000 + b"]" * 2000, 400, "the request: lists or tables nested more than 32 deep (printkit files nest "
+                                         "a few levels)"),
+        (b'{"name": ' + b'{"a": ' * 500 + b"1" + b"}" * 501, 400, "the request: lists or tables nested more than 32 "
+                                                                     "deep (printkit files nest a few levels)"),
+        (b'{"name": "Ann", "name": "Bo"}', 400, "the request: invalid JSON: the key 'name' is given twice in one "
+                                                "object (keep one)"),
+        (b'{"name": NaN}', 400, "the request: invalid JSON: NaN is not a number printkit reads (use a plain number)"),
+        (b'{"name": 1' + b"0" * 3999 + b"}", 400, "the request: invalid JSON: the number 100000000000000000000000000... "
+                                                  "is beyond ±9223372036854775807 (numbers in printkit files are far "
+                                                  "smaller)"),
+        (b'{"name": "Ann"', 400, "the request: line 1, column 15: invalid JSON (Expecting ',' delimiter)"),
+        (b'{"name": "\xff"}', 400, "the request: not UTF-8 text"),
+        (b'["Ann"]', 422, "the request is not a JSON object {...}"),
+        (b'{"name": 7}', 422, 'give your name as {"name": ...}'),
+    ]
+    for body, status, said in bodies:
+        for path, who in (("/api/join", {}), ("/api/leave", host(table))):
+            r = client.post(path, content=body, headers={**JSON, **who})
+            want = said.replace("your name", "the player") if path == "/api/leave" else said
+            assert (r.status_code, r.json()) == (status, {"error": want}), (path, body[:40])
+    assert client.post("/api/join", content=b"{" + b" " * 5000 + b"}", headers=JSON).status_code == 413
+    assert client.get("/api/state").json()["turn"] == 0
+    deepest = b'{"name": "Ann", "x": ' + b"[" * 31 + b"]" * 31 + b"}"  # 32 deep: read
+    assert client.post("/api/join", content=deepest, headers=JSON).json()["name"] == "Ann"
+    too_deep = b'{"name": "Bo", "x": ' + b"[" * 32 + b"]" * 32 + b"}"
+    assert client.post("/api/join", content=too_deep, headers=JSON).status_code == 400

@@ -27,6 +27,19 @@ A browser reads ``@font-face`` itself: headless Chromium (on CI for the host
 page) screenshots two SVGs with no font handed to it, which proves the CSS
 and its data URI work as written (measured 0.003 %; without them 34 %), and
 draws the outlines alike.
+
+A third reader draws the PDF: poppler's ``pdftoppm`` (Debian poppler-utils)
+at the PNG backend's 150 dpi, with nothing on stderr, must agree with our PNG
+(pdfium) and with the SVG (librsvg) in colour, not only in ink: a pixel
+differs when one of its red, green or blue levels lies more than 16 (of 255)
+outside the range of that level over the other render's 3 x 3 pixels round it
+(rasterisers shade edges differently and place them up to a pixel apart);
+at most 3 % of the page's pixels may differ. Measured on every sheet: 0.1-1.8 %
+(the most on text-heavy sheets: glyph edges); the region tints painted
+opaque, as poppler and pdfium did while a form left its transparency
+undefined, 4.6-11.3 % (South America to the US); the US map sheet with its
+regions' areas tinted at 45 % over its form and that state left undefined
+8.9 % against our PNG and 9.6 % against the SVG (the test asks for over 6 %).
 """
 
 from __future__ import annotations
@@ -39,16 +52,18 @@ import shutil
 import subprocess
 import xml.etree.ElementTree as ET
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
+from typing import NamedTuple
 
 import pytest
 from PIL import Image, ImageChops, ImageFilter
 
 from printkit import registry
 from printkit.backends import Options, SvgText, render_page
-from printkit.backends.png import render_png_page
-from printkit.layout.primitives import Document, Text, UseForm
+from printkit.backends.png import DEFAULT_DPI, render_png_page
+from printkit.layout.primitives import Document, Style, Text, UseForm
+from printkit.layout.primitives import Path as PathItem
 
 INK_BELOW = 160
 MAX_DIFFERENCE = 0.02  # --svg-text font, its own fonts handed to librsvg
@@ -60,6 +75,13 @@ SHEETS = [(s, k, p) for s in SUBJECTS for k in registry.sheet_kinds(s) for p in 
 RSVG = shutil.which("rsvg-convert")
 needs_rsvg = pytest.mark.skipif(RSVG is None, reason="rsvg-convert not installed (Debian: apt-get install "
                                 "librsvg2-bin; .ci/run installs it)")
+PDFTOPPM = shutil.which("pdftoppm")
+needs_poppler = pytest.mark.skipif(PDFTOPPM is None or RSVG is None, reason="pdftoppm or rsvg-convert not installed "
+                                   "(Debian: apt-get install poppler-utils librsvg2-bin; .ci/run installs them)")
+LEVELS = 16
+"""A colour level (of 255) may lie this far outside the other render's levels within 1 px."""
+MAX_COLOUR_DIFFERENCE = 0.03
+"""The share of a page's pixels whose colour may differ between poppler and pdfium or librsvg."""
 
 
 def fonts_conf(folder: Path, svg: bytes, embedded: bool = True) -> Path:
@@ -102,18 +124,72 @@ def difference(pdf_png: Image.Image, svg_png: Image.Image) -> float:
     return (only_a.histogram()[255] + only_b.histogram()[255]) / a.histogram()[255]
 
 
+def colour_difference(one: Image.Image, other: Image.Image) -> float:
+    """The share of pixels where a red, green or blue level of either render lies more than LEVELS outside
+    that level's range over the other render's 3 x 3 pixels round it."""
+    import numpy as np
+
+    a, b = (np.asarray(image.convert("RGB")) for image in (one, other))
+    assert a.shape == b.shape
+
+    def spread(x: np.ndarray) -> tuple[np.ndarray, np.ndarray]:  # each level's min and max over 3 x 3 pixels
+        lo, hi = x.copy(), x.copy()
+        for axis in (0, 1):
+            src_lo, src_hi = lo.copy(), hi.copy()
+            head = (slice(None, -1), slice(None)) if axis == 0 else (slice(None), slice(None, -1))
+            tail = (slice(1, None), slice(None)) if axis == 0 else (slice(None), slice(1, None))
+            for to, fro in ((head, tail), (tail, head)):
+                np.minimum(lo[to], src_lo[fro], out=lo[to])
+                np.maximum(hi[to], src_hi[fro], out=hi[to])
+        return lo, hi
+
+    def outside(x: np.ndarray, y: np.ndarray) -> np.ndarray:  # uint8 throughout: max(lo, x) - x never wraps
+        lo, hi = spread(y)
+        return (np.maximum(lo, x) - x > LEVELS) | (x - np.minimum(x, hi) > LEVELS)
+
+    return float((outside(a, b) | outside(b, a)).any(axis=2).mean())
+
+
+def test_colour_difference_allows_a_pixel_of_shift_and_levels_of_shade() -> None:
+    page = Image.new("RGB", (40, 20), "white")
+    page.paste((200, 40, 40), (10, 5, 20, 15))  # 100 pixels of red
+    moved = Image.new("RGB", (40, 20), "white")
+    moved.paste((210, 50, 30), (11, 5, 21, 15))  # a pixel right, 10 levels off
+    assert colour_difference(page, moved) == 0
+    paler = Image.new("RGB", (40, 20), "white")
+    paler.paste((200, 57, 40), (10, 5, 20, 15))  # green 17 levels off
+    assert colour_difference(page, paler) == 100 / 800
+    further = Image.new("RGB", (40, 20), "white")
+    further.paste((200, 40, 40), (12, 5, 22, 15))  # two pixels right
+    # a red column of each with only white within 1 px in the other (10 pixels each), and a white column of each
+    # with only red within 1 px in the other (8: their end pixels have white above or below)
+    assert colour_difference(page, further) == (10 + 10 + 8 + 8) / 800
+
+
 @dataclass
 class Pending:
-    """One sheet whose SVG rsvg-convert is rasterising."""
+    """One sheet whose SVG rsvg-convert is rasterising (and its PDF pdftoppm, if asked)."""
 
     name: str
     pdf_png: Image.Image
     out: Path
     process: subprocess.Popen[bytes]
+    poppler: subprocess.Popen[bytes] | None = None
 
 
-def start(folder: Path, name: str, svg: bytes, pdf_png: bytes, embedded: bool = True) -> Pending:
-    """Write the SVG and start rsvg-convert on it at the PDF render's size, with only the given fonts."""
+class Measured(NamedTuple):
+    """One sheet's differences: SVG to PDF ink, and poppler's render of the PDF to our PNG and to the SVG's."""
+
+    ink: float
+    poppler_png: float = 0.0
+    poppler_svg: float = 0.0
+    poppler_said: str = ""
+
+
+def start(folder: Path, name: str, svg: bytes, pdf_png: bytes, embedded: bool = True,
+          pdf: bytes | None = None) -> Pending:
+    """Write the SVG and start rsvg-convert on it at the PDF render's size, with only the given fonts; and
+    pdftoppm on ``pdf`` at the PNG backend's resolution, if given."""
     folder.mkdir()
     image = Image.open(io.BytesIO(pdf_png))
     env = {"FONTCONFIG_FILE": str(fonts_conf(folder, svg, embedded)), "PATH": "/usr/bin:/bin"}
@@ -121,20 +197,36 @@ def start(folder: Path, name: str, svg: bytes, pdf_png: bytes, embedded: bool = 
     out = folder / "sheet.png"
     cmd = [str(RSVG), "-w", str(image.width), "-h", str(image.height), "-b", "white", "-o", str(out),
            str(folder / "sheet.svg")]
-    return Pending(name, image, out, subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE))
+    poppler = None
+    if pdf is not None:
+        (folder / "sheet.pdf").write_bytes(pdf)
+        (folder / "ours.png").write_bytes(pdf_png)
+        poppler = subprocess.Popen([str(PDFTOPPM), "-r", str(DEFAULT_DPI), "-png", "-singlefile",
+                                    str(folder / "sheet.pdf"), str(folder / "poppler")], stderr=subprocess.PIPE)
+    return Pending(name, image, out, subprocess.Popen(cmd, env=env, stderr=subprocess.PIPE), poppler)
 
 
-def finish(p: Pending) -> float:
-    """Wait for rsvg-convert and measure the difference."""
+def finish(p: Pending) -> Measured:
+    """Wait for rsvg-convert (and pdftoppm) and measure the differences."""
     _, err = p.process.communicate(timeout=60)
     assert p.process.returncode == 0, f"{p.name}: rsvg-convert failed: {err.decode(errors='replace')}"
     with Image.open(p.out) as svg_png:
         assert svg_png.size == p.pdf_png.size
-        return difference(p.pdf_png, svg_png.convert("RGB"))
+        measured = Measured(difference(p.pdf_png, svg_png.convert("RGB")))
+        if p.poppler is None:
+            return measured
+        _, said = p.poppler.communicate(timeout=60)
+        assert p.poppler.returncode == 0, f"{p.name}: pdftoppm failed: {said.decode(errors='replace')}"
+        with Image.open(p.out.with_name("poppler.png")) as drawn:
+            assert drawn.size == p.pdf_png.size
+            return measured._replace(poppler_png=colour_difference(drawn, p.pdf_png),
+                                     poppler_svg=colour_difference(drawn, svg_png),
+                                     poppler_said=said.decode(errors="replace"))
 
 
-def renders(tmp: Path, options: Options) -> Iterator[Pending]:
-    """Every sheet's PDF render, with its SVG's rsvg-convert started (they run while the next is built).
+def renders(tmp: Path, options: Options, poppler: bool) -> Iterator[Pending]:
+    """Every sheet's PDF render, with its SVG's rsvg-convert started (they run while the next is built), and
+    pdftoppm on its PDF if ``poppler``.
 
     With outlines librsvg is handed no font; with ``font`` exactly those the SVG carries.
     """
@@ -142,14 +234,16 @@ def renders(tmp: Path, options: Options) -> Iterator[Pending]:
         doc = registry.build_sheet(kind, subject, ["Ann Lee"], paper).document
         name = f"{kind}-{subject}-{paper}"
         svg = render_page(doc, "svg", 0, options)
-        yield start(tmp / name, name, svg, render_png_page(doc, 0), embedded=options.svg_text == "font")
+        pdf = render_page(doc, "pdf", 0) if poppler else None
+        yield start(tmp / name, name, svg, render_png_page(doc, 0), embedded=options.svg_text == "font", pdf=pdf)
 
 
-def every_sheet(tmp: Path, options: Options) -> dict[str, float]:
-    """Each sheet's difference between its SVG (drawn by librsvg) and its PDF (drawn by pdfium)."""
+def every_sheet(tmp: Path, options: Options, poppler: bool = False) -> dict[str, Measured]:
+    """Each sheet's difference between its SVG (drawn by librsvg) and its PDF (drawn by pdfium), and if
+    ``poppler`` between the PDF drawn by poppler and each of those."""
     pending: list[Pending] = []
-    results: dict[str, float] = {}
-    for p in renders(tmp, options):
+    results: dict[str, Measured] = {}
+    for p in renders(tmp, options, poppler):
         pending.append(p)
         if len(pending) > 2:
             done = pending.pop(0)
@@ -157,6 +251,16 @@ def every_sheet(tmp: Path, options: Options) -> dict[str, float]:
     results.update((p.name, finish(p)) for p in pending)
     assert len(results) == len(SHEETS) == 32
     return results
+
+
+@pytest.fixture(scope="module")
+def outlined(tmp_path_factory: pytest.TempPathFactory) -> tuple[Path, dict[str, Measured]]:
+    """Every sheet measured once for the module: its SVG with outlines (the default) against its PDF, drawn by
+    librsvg, pdfium and (where installed) poppler; and the folder holding the renders."""
+    if RSVG is None:
+        pytest.skip("rsvg-convert not installed (Debian: apt-get install librsvg2-bin; .ci/run installs it)")
+    folder = tmp_path_factory.mktemp("outlined")
+    return folder, every_sheet(folder, Options(), poppler=PDFTOPPM is not None)
 
 
 def test_open_sans_is_not_installed() -> None:
@@ -168,20 +272,54 @@ def test_open_sans_is_not_installed() -> None:
 
 
 @needs_rsvg
-def test_every_svg_draws_like_its_pdf_with_no_font_at_all(tmp_path: Path) -> None:
-    results = every_sheet(tmp_path, Options())
-    worst = {name: round(d * 100, 2) for name, d in results.items() if d > MAX_DIFFERENCE_OUTLINES}
+def test_every_svg_draws_like_its_pdf_with_no_font_at_all(outlined: tuple[Path, dict[str, Measured]]) -> None:
+    folder, results = outlined
+    worst = {name: round(d.ink * 100, 2) for name, d in results.items() if d.ink > MAX_DIFFERENCE_OUTLINES}
     assert not worst, f"SVG (outlines) and PDF differ by more than 3 % of the ink (%): {worst}"
-    folder = tmp_path / "aid-wereldsteden-a4"
-    svg = (folder / "sheet.svg").read_bytes()
+    aid = folder / "aid-wereldsteden-a4"
+    svg = (aid / "sheet.svg").read_bytes()
     assert b"<text" not in svg and b"data:font" not in svg
-    assert list((folder / "fonts").iterdir()) == []  # librsvg was handed no font
+    assert list((aid / "fonts").iterdir()) == []  # librsvg was handed no font
+
+
+@needs_poppler
+def test_poppler_draws_every_pdf_like_our_png_and_the_svg(outlined: tuple[Path, dict[str, Measured]]) -> None:
+    _, results = outlined
+    assert {name: d.poppler_said for name, d in results.items() if d.poppler_said} == {}
+    worst = {name: (round(d.poppler_png * 100, 2), round(d.poppler_svg * 100, 2)) for name, d in results.items()
+             if max(d.poppler_png, d.poppler_svg) > MAX_COLOUR_DIFFERENCE}
+    assert not worst, f"poppler's render differs from (our PNG, the SVG's) in more than 3 % of the pixels: {worst}"
+    assert all(d.poppler_png > 0 and d.poppler_svg > 0 for d in results.values())  # three rasterisers indeed
+
+
+def tinted(doc: Document, areas: list[tuple[tuple[float, float], ...]]) -> Document:
+    """``doc`` with ``areas`` tinted at 45 % over everything its first form draws, as the map's regions were."""
+    tints = tuple(PathItem((("M", *area[0]), *(("L", *p) for p in area[1:]), ("Z",)),
+                           Style(stroke=None, fill="#d4e3f5", opacity=0.45)) for area in areas)
+    first, *rest = doc.forms
+    return replace(doc, forms=(first._replace(items=first.items + tints), *rest))
+
+
+@needs_poppler
+def test_poppler_differs_in_colour_when_a_form_leaves_its_transparency_undefined(tmp_path: Path) -> None:
+    sheet = registry.build_sheet("map", "us", ["Ann Lee"], "a4")
+    assert sheet.geometry is not None
+    doc = tinted(sheet.document, [tuple(r.area) for r in sheet.geometry.fields.regions])
+    pdf = render_page(doc, "pdf", 0)
+    undefined, count = re.subn(rb"/Alpha([0-9.]+) <<", rb"/Alphx\1 <<", pdf)  # the same length: offsets hold
+    assert count >= 1
+    svg, png = render_page(doc, "svg", 0), render_png_page(doc, 0)
+    good = finish(start(tmp_path / "defined", "defined", svg, png, pdf=pdf))
+    bad = finish(start(tmp_path / "undefined", "undefined", svg, png, pdf=undefined))
+    assert good.poppler_said == "" and max(good.poppler_png, good.poppler_svg) <= MAX_COLOUR_DIFFERENCE
+    assert "ExtGState 'Alpha.45' is unknown" in bad.poppler_said
+    assert min(bad.poppler_png, bad.poppler_svg) > 2 * MAX_COLOUR_DIFFERENCE  # the tints painted opaque
 
 
 @needs_rsvg
 def test_every_svg_with_its_font_draws_like_its_pdf_with_only_that_font(tmp_path: Path) -> None:
     results = every_sheet(tmp_path, FONT)
-    worst = {name: round(d * 100, 2) for name, d in results.items() if d > MAX_DIFFERENCE}
+    worst = {name: round(d.ink * 100, 2) for name, d in results.items() if d.ink > MAX_DIFFERENCE}
     assert not worst, f"SVG and PDF differ by more than 2 % of the ink (%): {worst}"
 
 
@@ -190,7 +328,7 @@ def test_without_the_embedded_font_the_measure_fails(tmp_path: Path) -> None:
     doc = registry.build_sheet("tracker", "world", [], "a4").document
     p = start(tmp_path / "fallback", "tracker", render_page(doc, "svg", 0, FONT), render_png_page(doc, 0),
               embedded=False)
-    assert finish(p) > 5 * MAX_DIFFERENCE  # the fallback font (DejaVu) is wider: whole words move
+    assert finish(p).ink > 5 * MAX_DIFFERENCE  # the fallback font (DejaVu) is wider: whole words move
 
 
 def texts(doc: Document, index: int) -> list[str]:

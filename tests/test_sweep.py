@@ -8,7 +8,8 @@ or 2; nothing raised past the group; every stderr line is one of printkit's own
 bidi character reached either stream; the case ended within :data:`SECONDS`; and no
 input file changed. Devices are given only where a command reads (``/dev/null``,
 ``/dev/full``), never as an output. Run it alone with
-``pytest tests/test_sweep.py -q``; ``SWEEP_REPORT=1`` prints the totals.
+``pytest tests/test_sweep.py -q``; ``SWEEP_REPORT=1 pytest -s ...`` prints the totals (as do
+tests/test_sweep_party.py and tests/test_sweep_history.py).
 """
 
 from __future__ import annotations
@@ -23,6 +24,7 @@ from types import FrameType
 
 import pytest
 from click.testing import CliRunner
+from sweep_tally import Tally
 
 from printkit.cli import cli
 
@@ -176,13 +178,28 @@ def sweep(args: tuple[str, ...], folder: Path) -> list[str]:
     return problems
 
 
+TALLY = Tally("every command, hostile arguments and files", ("tracebacks", "hangs", "other failures"))
+
+
+@pytest.fixture(scope="module", autouse=True)
+def totals() -> Iterator[None]:
+    """The totals of the cases this process ran, printed at the end with ``SWEEP_REPORT=1`` (and ``-s``)."""
+    yield
+    TALLY.report()
+
+
 @pytest.mark.parametrize("args", CASES, ids=lambda a: " ".join(a)[:60].encode("unicode_escape").decode())
 def test_sweep(args: tuple[str, ...], template: Path, tmp_path: Path) -> None:
     if args[0] == "scan":
         pytest.importorskip("cv2")
     folder = tmp_path / "case"
     shutil.copytree(template, folder)
-    assert sweep(args, folder) == []
+    TALLY.case()
+    problems = sweep(args, folder)
+    for problem in problems:
+        kind = "tracebacks" if problem.startswith("traceback") else "hangs" if "no end" in problem else "other failures"
+        TALLY.failed(kind, f"{' '.join(args)[:60]}: {problem}")
+    assert problems == []
 
 
 def test_the_sweep_is_big_enough() -> None:

@@ -3,6 +3,14 @@
 Pages use our top-left origin; every y is flipped here. Forms become PDF Form
 XObjects drawn once and placed on every page; symbols become small forms
 scaled into place. reportlab's invariant mode makes the bytes reproducible.
+
+Transparency (a :class:`Style` whose ``opacity`` is not 1) is a graphics state
+(``/name gs``) that the resources of the content stream drawing it must define.
+reportlab defines the states a page sets, but a form's resources leave out the
+states set inside it (its ``PDFFormXObject`` writes no ``/ExtGState``), and
+readers then paint the item opaque. So inside a form (or a symbol) the painter
+names the state itself (``/Alpha.45`` for opacity 0.45, fill and stroke alike)
+and hands the form a resource dictionary that defines it (:class:`_FormScope`).
 """
 
 from __future__ import annotations
@@ -139,6 +147,40 @@ def _symbol_id(name: str) -> str:
     return "S_" + "".join(ch if ch.isalnum() else "_" for ch in name)
 
 
+class _FormScope:
+    """What the form being drawn refers to: the graphics states it sets and the forms it places, in first use."""
+
+    def __init__(self) -> None:
+        self.alphas: dict[str, float] = {}
+        self.forms: dict[str, None] = {}
+
+    def alpha(self, opacity: float) -> str:
+        """The name of the graphics state that sets fill and stroke ``opacity`` (0 to 1)."""
+        if not 0.0 <= opacity <= 1.0:
+            raise ValueError(f"opacity {opacity!r} is not between 0 and 1")
+        name = "Alpha" + str(fp_str(opacity))
+        self.alphas[name] = opacity
+        return name
+
+    def resources(self) -> pdfdoc.PDFResourceDictionary | None:
+        """The form's resources as reportlab writes a form's, with its graphics states; None if it sets none.
+
+        Only a form that sets a state needs them; every other form keeps reportlab's own, so its bytes stay.
+        """
+        if not self.alphas:
+            return None
+        resources = pdfdoc.PDFResourceDictionary()
+        resources.basicFonts()
+        resources.allProcs()
+        if self.forms:
+            resources.XObject = pdfdoc.PDFDictionary(
+                {pdfdoc.xObjectName(n): pdfdoc.PDFObjectReference(pdfdoc.xObjectName(n)) for n in self.forms})
+        resources.ExtGState = {
+            name: pdfdoc.PDFDictionary({"Type": pdfdoc.PDFName("ExtGState"), "CA": value, "ca": value})
+            for name, value in self.alphas.items()}
+        return resources
+
+
 class _Painter:
     """Draws items on a canvas of page height ``height``, flipping y."""
 
@@ -146,6 +188,36 @@ class _Painter:
         self.c = canvas
         self.h = height
         self.symbols = symbols
+        self.form: _FormScope | None = None  # the form being drawn; None on a page
+
+    def begin_form(self, name: str, width: float, height: float) -> None:
+        """Start drawing the form ``name`` (a ``width`` x ``height`` box from the origin)."""
+        self.c.beginForm(name, lowerx=0, lowery=0, upperx=width, uppery=height)
+        self.form = _FormScope()
+
+    def end_form(self) -> None:
+        """Finish the form, defining in its resources every graphics state it sets."""
+        assert self.form is not None
+        resources = self.form.resources()
+        self.form = None
+        if resources is None:
+            self.c.endForm()
+        else:
+            self.c.endForm(Resources=resources)
+
+    def place(self, form: str) -> None:
+        """Draw the form (or symbol) ``form`` here."""
+        self.c.doForm(form)
+        if self.form is not None:
+            self.form.forms[form] = None
+
+    def _opacity(self, opacity: float) -> None:
+        """Fill and stroke at ``opacity``: reportlab's states on a page, the form's own in a form."""
+        if self.form is None:
+            self.c.setFillAlpha(opacity)
+            self.c.setStrokeAlpha(opacity)
+        else:
+            self.c.addLiteral(f"/{self.form.alpha(opacity)} gs")
 
     def y(self, value: float) -> float:
         return self.h - value
@@ -165,8 +237,7 @@ class _Painter:
             assert style.fill is not None
             c.setFillColor(_color(style.fill))
         if style.opacity != 1.0:
-            c.setFillAlpha(style.opacity)
-            c.setStrokeAlpha(style.opacity)
+            self._opacity(style.opacity)
         return stroke, fill
 
     def draw(self, items: Iterable[Item]) -> None:
@@ -214,10 +285,10 @@ class _Painter:
             c.setStrokeColor(_color(item.fill))
             c.translate(item.x, self.y(item.y))
             c.scale(item.size, -item.size)
-            c.doForm(_symbol_id(item.name))
+            self.place(_symbol_id(item.name))
             c.restoreState()
         elif isinstance(item, UseForm):
-            c.doForm(_form_id(item.name))
+            self.place(_form_id(item.name))
         elif isinstance(item, Cells):
             _draw_cells(self, item)
         else:  # pragma: no cover - the Item union is closed
@@ -305,13 +376,13 @@ def render_pdf(document: Document, progress: Callable[[int], None] | None = None
     symbols = {s.name: s for s in document.symbols}
     painter = _Painter(c, document.height, symbols)
     for sym in document.symbols:
-        c.beginForm(_symbol_id(sym.name), lowerx=0, lowery=0, upperx=1, uppery=1)
+        painter.begin_form(_symbol_id(sym.name), 1, 1)
         painter.symbol(sym)
-        c.endForm()
+        painter.end_form()
     for form in document.forms:
-        c.beginForm(_form_id(form.name), lowerx=0, lowery=0, upperx=document.width, uppery=document.height)
+        painter.begin_form(_form_id(form.name), document.width, document.height)
         painter.draw(form.items)
-        c.endForm()
+        painter.end_form()
     for page in document.pages:
         painter.draw(page.items)
         for f in page.fields:

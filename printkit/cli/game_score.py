@@ -72,13 +72,12 @@ def game_file_kind(path: str) -> str | None:
     Only a peek to pick the reader: that reader then checks the file whole and
     reports what is wrong with it.
     """
-    import json
-
-    from printkit.loading.text import FileProblem, read_bytes
+    from printkit.errors import DataError
+    from printkit.loading.text import FileProblem, parse_json, read_bytes, utf8_text
 
     try:
-        doc = json.loads(read_bytes(path))
-    except (FileProblem, ValueError, RecursionError):
+        doc = parse_json(utf8_text(read_bytes(path)), path)
+    except (FileProblem, DataError, UnicodeDecodeError):
         return None
     kind = doc.get("printkit") if isinstance(doc, dict) else None
     return kind if isinstance(kind, str) else None

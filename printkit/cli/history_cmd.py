@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import itertools
 import os
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Iterable, Iterator, Sequence
+from typing import TYPE_CHECKING, Any
 
 import click
 
@@ -14,12 +15,46 @@ if TYPE_CHECKING:
 FORMATS = ("csv", "json")
 
 
+BATCH = 500
+"""Lines printed in one write (a listing of ten thousand games is twenty writes, not ten thousand)."""
+
+
+def _echo_lines(lines: Iterable[str]) -> None:
+    """Print ``lines``, a batch at a time."""
+    it = iter(lines)
+    while batch := list(itertools.islice(it, BATCH)):
+        click.echo("\n".join(batch))
+
+
 def _table(header: Sequence[str], rows: Sequence[Sequence[str]], right: frozenset[int] = frozenset()) -> None:
     """Print rows under a header, columns padded (those in ``right`` aligned right), two spaces apart."""
     widths = [max(len(r[i]) for r in [header, *rows]) for i in range(len(header))]
-    for row in [header, *rows]:
-        cells = [c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
-        click.echo("  ".join(cells).rstrip())
+    _echo_lines("  ".join([c.rjust(w) if i in right else c.ljust(w) for i, (c, w) in enumerate(zip(row, widths))]
+                          ).rstrip() for row in [header, *rows])
+
+
+def _json_list(key: str, items: Iterable[dict[str, Any]]) -> None:
+    """Print ``{key: [items]}`` exactly as ``json.dumps(..., indent=2)`` writes it, an item at a time."""
+    import json
+
+    def lines() -> Iterator[str]:
+        yield "{"
+        previous: list[str] | None = None  # the lines of the item before, written once it is known to need a comma
+        for item in items:
+            if previous is None:
+                yield f'  "{key}": ['
+            else:
+                previous[-1] += ","
+                yield from previous
+            previous = ["    " + line for line in json.dumps(item, indent=2, ensure_ascii=False).split("\n")]
+        if previous is None:
+            yield f'  "{key}": []'
+        else:
+            yield from previous
+            yield "  ]"
+        yield "}"
+
+    _echo_lines(lines())
 
 
 def _when(played_at: str) -> str:
@@ -58,9 +93,7 @@ def history(ctx: click.Context, map_id: str | None, player: str | None, as_json:
 
     found = games(map=map_id, player=player)
     if as_json:
-        import json
-
-        click.echo(json.dumps({"games": [g.to_json() for g in found]}, indent=2, ensure_ascii=False))
+        _json_list("games", (g.to_json() for g in found))
         return
     if not found:
         click.echo("No games recorded" + (" that match" if map_id or player else " yet: "
@@ -124,9 +157,7 @@ def bests(map_id: str | None, mode: str | None, as_json: bool) -> None:
 
     found = best_rows(map=map_id, mode=mode)
     if as_json:
-        import json
-
-        click.echo(json.dumps({"players": [b.to_json() for b in found]}, indent=2, ensure_ascii=False))
+        _json_list("players", (b.to_json() for b in found))
     elif not found:
         click.echo("No games recorded" + (" that match." if map_id or mode else " yet."))
     else:
@@ -152,8 +183,8 @@ def export(fmt: str | None, output: str) -> None:
     """
     from printkit.cli.common import PATH_SHOWN, STDOUT, output_path
     from printkit.errors import PrintkitError
-    from printkit.files import atomic_write
-    from printkit.history import export as exported
+    from printkit.files import atomic_write_chunks
+    from printkit.history import exported
     from printkit.model.names import shorten
 
     if fmt is None:
@@ -162,12 +193,19 @@ def export(fmt: str | None, output: str) -> None:
             raise click.UsageError("give --format csv or --format json (or an -o file ending in .csv or .json)")
     if output != STDOUT:
         output_path(output, "'-o' / '--output'")
-    data = exported(fmt.lower())
+    chunks = exported(fmt.lower())
     if output == STDOUT:
-        click.echo(data.decode("utf-8"), nl=False)
+        import sys
+
+        terminal = sys.stdout.isatty()  # shown to someone: escaped as every line printkit prints; else a file's bytes
+        for chunk in chunks:
+            if terminal:
+                click.echo(chunk.decode("utf-8"), nl=False)
+            else:
+                sys.stdout.buffer.write(chunk)
         return
     try:
-        atomic_write(output, data)
+        atomic_write_chunks(output, chunks)
     except OSError as exc:
         raise PrintkitError(f"{shorten(output, PATH_SHOWN)}: cannot write the history ({exc.strerror or exc})") from None
     click.echo(f"Wrote {shorten(output, PATH_SHOWN)} ({fmt.lower()}).")
@@ -185,10 +223,8 @@ def import_file(file: str) -> None:
     Example:
       printkit history import history.json
     """
-    from printkit.history import import_
-    from printkit.loading.text import read_source
+    from printkit.history import import_file
     from printkit.model.words import plural
 
-    data, source = read_source(file)
-    added = import_(data, source)
+    added, source = import_file(file)
     click.echo(f"Imported {plural(added, 'game')} from {source}.")

@@ -14,7 +14,7 @@ it the user's history is used.
 from printkit.history.model import Best, PlayerResult, Recorded, Scored, Summary, file_id, scored, utc_time
 from printkit.history.queries import bests, forget, games, record, show
 from printkit.history.store import data_dir, db_path
-from printkit.history.transfer import export, import_
+from printkit.history.transfer import export, exported, import_, import_file
 
 __all__ = ["Best", "PlayerResult", "Recorded", "Scored", "Summary", "bests", "data_dir", "db_path", "export",
-           "file_id", "forget", "games", "import_", "record", "scored", "show", "utc_time"]
+           "exported", "file_id", "forget", "games", "import_", "import_file", "record", "scored", "show", "utc_time"]

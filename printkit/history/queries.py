@@ -38,12 +38,21 @@ def record(game_id: str, result: Scored, db: FilePath | None = None) -> bool:
         return insert(conn, game_id, result)
 
 
-def _summaries(conn: sqlite3.Connection, rows: Iterable[tuple[str, str, str, str, str]]) -> list[Summary]:
+SUMMARY = ("SELECT g.id, g.game, g.map, g.mode, g.played_at, p.name, p.total, p.won FROM games g "
+           "LEFT JOIN players p ON p.game_id = g.id")
+"""A game's summary, a row per player (a game's rows together, its players in seat order, when so ordered)."""
+
+
+def _summaries(rows: Iterable[tuple[str, str, str, str, str, str | None, int, int]]) -> list[Summary]:
+    """The games of :data:`SUMMARY`'s rows (a game's rows one after another)."""
+    import itertools
+
     found = []
-    for game_id, game, map_id, mode, played_at in rows:
-        players = conn.execute("SELECT name, total, won FROM players WHERE game_id = ? ORDER BY seat", (game_id,))
-        found.append(Summary(game_id, game, map_id, mode, played_at,
-                             tuple(PlayerResult(n, t, bool(w)) for n, t, w in players)))
+    for _, group in itertools.groupby(rows, key=lambda r: r[0]):
+        game = list(group)
+        game_id, kind, map_id, mode, played_at = game[0][:5]
+        found.append(Summary(game_id, kind, map_id, mode, played_at,
+                             tuple(PlayerResult(n, t, bool(w)) for *_, n, t, w in game if n is not None)))
     return found
 
 
@@ -55,19 +64,17 @@ def _where(filters: Iterable[tuple[str, str | None]]) -> tuple[str, list[str]]:
 
 def _summary(conn: sqlite3.Connection, game_id: str) -> Summary:
     """The summary of the recorded game ``game_id`` (a full id)."""
-    row = conn.execute("SELECT id, game, map, mode, played_at FROM games WHERE id = ?", (game_id,)).fetchone()
-    return _summaries(conn, [row])[0]
+    return _summaries(conn.execute(f"{SUMMARY} WHERE g.id = ? ORDER BY p.seat", (game_id,)))[0]
 
 
 def games(map: str | None = None, player: str | None = None, db: FilePath | None = None) -> list[Summary]:
     """Every recorded game, newest first; only those on ``map``, or with ``player`` (both ignoring case)."""
     where, args = _where([("lower(g.map) = lower(?)", map),
-                          ("EXISTS (SELECT 1 FROM players p WHERE p.game_id = g.id AND p.name_key = ?)",
+                          ("EXISTS (SELECT 1 FROM players q WHERE q.game_id = g.id AND q.name_key = ?)",
                            None if player is None else name_key(player))])
     with connect(db) as conn:
-        rows = conn.execute("SELECT g.id, g.game, g.map, g.mode, g.played_at FROM games g "
-                            f"WHERE {where} ORDER BY g.played_at DESC, g.rowid DESC", args).fetchall()
-        return _summaries(conn, rows)
+        return _summaries(conn.execute(f"{SUMMARY} WHERE {where} ORDER BY g.played_at DESC, g.rowid DESC, p.seat",
+                                       args))
 
 
 def _resolve(conn: sqlite3.Connection, game_id: str) -> str:

@@ -6,8 +6,13 @@ regular file``, ``is larger than 4 MiB``, ``cannot read file (...)``, ``line
 L: not UTF-8 text (...)``, and for a syntax error ``line L, column C: invalid
 TOML (reason)`` (or ``invalid JSON``). A file is checked with ``stat`` before
 it is opened, so a pipe or device is refused without blocking; a UTF-8 BOM is
-accepted; lists and tables nest at most :data:`MAX_DEPTH` deep; JSON keys may
-not repeat.
+accepted; lists and tables nest at most :data:`MAX_DEPTH` deep; JSON numbers
+stay within :data:`MAX_NUMBER`, JSON keys may not repeat, and ``NaN`` and
+``Infinity`` are refused (the field readers give each TOML number its range). Everything printkit reads as JSON from outside (game
+and state files, a history export, a party request's body) is read here:
+:func:`parse_json` for a text held whole; :mod:`printkit.loading.jsonstream`
+applies the same rules (:func:`decoder`, :func:`nesting`) to a file too big to
+hold (a history export), read a piece at a time.
 """
 
 from __future__ import annotations
@@ -17,16 +22,20 @@ import os
 import re
 import stat
 import time
-from typing import TYPE_CHECKING, Any, Literal
+from typing import TYPE_CHECKING, Any, BinaryIO, Literal
 
-from printkit.errors import DataError
+from printkit.errors import DataError, shorten
+from printkit.model.limits import MAX_SEED
 
 if TYPE_CHECKING:
+    import json
     from pathlib import Path
 
 Format = Literal["toml", "json"]
 MAX_BYTES = 4 * 1024 * 1024  # no printkit file comes near this
 MAX_DEPTH = 32  # lists and tables inside each other
+MAX_NUMBER = MAX_SEED
+"""The largest number (either sign) printkit reads: a seed, the largest number it writes (SQLite's integers end here)."""
 TOO_LONG_NUMBER = "a number has more than 4300 digits (numbers in printkit files are far smaller)"
 
 
@@ -61,37 +70,57 @@ def source_name(path: Path) -> str:
 
 def read_bytes(path: str | os.PathLike[str], limit: int = MAX_BYTES) -> bytes:
     """A regular file's bytes, at most ``limit``; FileProblem otherwise, never blocking (a pipe is not opened)."""
+    with open_regular(path, limit) as f:
+        try:
+            raw = f.read(limit + 1)
+        except OSError as exc:
+            raise FileProblem(os_reason(exc)) from None
+    if len(raw) > limit:
+        raise _too_large(len(raw), limit)
+    return raw
+
+
+def open_regular(path: str | os.PathLike[str], limit: int | None = MAX_BYTES) -> BinaryIO:
+    """A regular file opened to read (at most ``limit`` bytes by its size, None: any); FileProblem otherwise.
+
+    Checked with ``stat`` before it is opened and again once open, so a pipe,
+    device or socket is refused without blocking.
+    """
     special = "is not a regular file (a pipe, device or socket); give a saved file"
     try:
         info = os.stat(path)
     except FileNotFoundError:
         raise FileProblem("no such file", "missing") from None
     except OSError as exc:
-        raise FileProblem(_os_reason(exc)) from None
+        raise FileProblem(os_reason(exc)) from None
     if stat.S_ISDIR(info.st_mode):
         raise FileProblem("is a folder, not a file", "folder")
     if not stat.S_ISREG(info.st_mode):
         raise FileProblem(special, "special")
-    if info.st_size > limit:
+    if limit is not None and info.st_size > limit:
         raise _too_large(info.st_size, limit)
     try:
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
-        with os.fdopen(fd, "rb") as f:
-            if not stat.S_ISREG(os.fstat(f.fileno()).st_mode):
-                raise FileProblem(special, "special")
-            raw = f.read(limit + 1)
+        f = os.fdopen(fd, "rb")
     except OSError as exc:
-        raise FileProblem(_os_reason(exc)) from None
-    if len(raw) > limit:
-        raise _too_large(len(raw), limit)
-    return raw
+        raise FileProblem(os_reason(exc)) from None
+    try:
+        regular = stat.S_ISREG(os.fstat(f.fileno()).st_mode)
+    except OSError as exc:
+        f.close()
+        raise FileProblem(os_reason(exc)) from None
+    if not regular:
+        f.close()
+        raise FileProblem(special, "special")
+    return f
 
 
 def _too_large(size: int, limit: int) -> FileProblem:
     return FileProblem(f"is larger than {limit // (1024 * 1024)} MiB; no printkit file is that big", "large", size)
 
 
-def _os_reason(exc: OSError) -> str:
+def os_reason(exc: OSError) -> str:
+    """Why a file could not be read, worded for the user."""
     if exc.errno == errno.ELOOP:
         return "is a symbolic link that loops back on itself"
     if exc.errno == errno.ENAMETOOLONG:
@@ -107,6 +136,18 @@ def read_source(path: str | os.PathLike[str]) -> tuple[bytes, str]:
     source = source_name(p)
     try:
         return read_bytes(p), source
+    except FileProblem as exc:
+        raise DataError([f"{source}: {exc.reason}"]) from None
+
+
+def open_source(path: str | os.PathLike[str]) -> tuple[BinaryIO, str]:
+    """A regular file of any size opened to read (a piece at a time), and its name for messages; DataError if it
+    cannot be."""
+    from pathlib import Path
+
+    source = source_name(Path(path))
+    try:
+        return open_regular(path, None), source
     except FileProblem as exc:
         raise DataError([f"{source}: {exc.reason}"]) from None
 
@@ -164,21 +205,44 @@ def decode(raw: bytes, source: str) -> tuple[str, str]:
         raise DataError([f"{source}: line {line}: not UTF-8 text (save the file as UTF-8)"]) from None
 
 
-class _Refused(ValueError):
-    """A JSON text uses something printkit files never do (repeated keys, NaN)."""
+class JSONRefused(ValueError):
+    """A JSON text uses something printkit files never do (repeated keys, NaN, a number past :data:`MAX_NUMBER`),
+    raised while :func:`decoder` parses it."""
 
 
 def _pairs(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     out: dict[str, Any] = {}
     for key, value in pairs:
         if key in out:
-            raise _Refused(f"the key {shown_key(key)} is given twice in one object (keep one)")
+            raise JSONRefused(f"the key {shown_key(key)} is given twice in one object (keep one)")
         out[key] = value
     return out
 
 
 def _constant(name: str) -> Any:
-    raise _Refused(f"{name} is not a number printkit reads (use a plain number)")
+    raise JSONRefused(f"{name} is not a number printkit reads (use a plain number)")
+
+
+NUMBER_DIGITS = len(str(MAX_NUMBER))
+
+
+def _whole(text: str) -> int:
+    """A JSON integer, refused past :data:`MAX_NUMBER` (its digits counted before it is converted)."""
+    if len(text) < NUMBER_DIGITS:
+        return int(text)
+    if len(text) - text.startswith("-") > NUMBER_DIGITS or abs(value := int(text)) > MAX_NUMBER:
+        raise JSONRefused(f"the number {shorten(text, 30)} is beyond ±{MAX_NUMBER} (numbers in printkit files are "
+                       "far smaller)")
+    return value
+
+
+def _real(text: str) -> float:
+    """A JSON fraction, refused past :data:`MAX_NUMBER` (``1e999`` would be infinite)."""
+    value = float(text)
+    if not abs(value) <= MAX_NUMBER:
+        raise JSONRefused(f"the number {shorten(text, 30)} is beyond ±{MAX_NUMBER} (numbers in printkit files are "
+                       "far smaller)")
+    return value
 
 
 def shown_key(key: str) -> str:
@@ -187,23 +251,59 @@ def shown_key(key: str) -> str:
     return text if len(text) <= 60 else text[:57] + "..."
 
 
+def decoder() -> json.JSONDecoder:
+    """The one JSON decoder: repeated keys, ``NaN``/``Infinity`` and numbers past :data:`MAX_NUMBER` refused."""
+    global _DECODER
+    if _DECODER is None:
+        import json
+
+        _DECODER = json.JSONDecoder(object_pairs_hook=_pairs, parse_constant=_constant, parse_int=_whole,
+                                    parse_float=_real)
+    return _DECODER
+
+
+_DECODER: json.JSONDecoder | None = None
+
+
 def parse_json(text: str, source: str) -> Any:
-    """Any JSON value from ``text``; DataError in the user's words on any problem."""
+    """Any JSON value from ``text``, nested at most :data:`MAX_DEPTH` deep; DataError in the user's words on any problem."""
     import json
 
     if not text.strip():
         raise DataError([f"{source}: the file is empty (expected a JSON object {{...}})"])
     try:
-        return json.loads(text, object_pairs_hook=_pairs, parse_constant=_constant)
+        value = decoder().decode(text)
     except json.JSONDecodeError as exc:
         hint = "; the file looks like TOML: save it with a .toml name" if _looks_like_toml(text) else ""
         raise DataError([f"{source}: line {exc.lineno}, column {exc.colno}: invalid JSON ({exc.msg}){hint}"]) from None
-    except _Refused as exc:
+    except JSONRefused as exc:
         raise DataError([f"{source}: invalid JSON: {exc}"]) from None
     except RecursionError:
-        raise DataError([f"{source}: {_too_deep()}"]) from None
-    except ValueError:
-        raise DataError([f"{source}: {TOO_LONG_NUMBER}"]) from None
+        raise DataError([f"{source}: {too_deep()}"]) from None
+    if nesting(text) > MAX_DEPTH:
+        raise DataError([f"{source}: {too_deep()}"])
+    return value
+
+
+_STRING = re.compile(r'"[^"\\]*(?:\\.[^"\\]*)*"', re.S)
+_NOT_BRACKET = re.compile(r"[^\[\]{}]+")
+
+
+def nesting(text: str, start: int = 0, end: int | None = None) -> int:
+    """How deep lists and objects nest in the JSON text ``text[start:end]`` (0 for a plain value), without recursion."""
+    end = len(text) if end is None else end
+    opened = text.count("[", start, end) + text.count("{", start, end)
+    if opened <= 1:
+        return opened
+    brackets = _NOT_BRACKET.sub("", _STRING.sub("", text[start:end] if start or end < len(text) else text))
+    depth = deepest = 0
+    for ch in brackets:
+        if ch in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        else:
+            depth -= 1
+    return deepest
 
 
 def _looks_like_toml(text: str) -> bool:
@@ -215,7 +315,8 @@ def _looks_like_toml(text: str) -> bool:
         return False
 
 
-def _too_deep() -> str:
+def too_deep() -> str:
+    """The one wording of a document nested past :data:`MAX_DEPTH`."""
     return f"lists or tables nested more than {MAX_DEPTH} deep (printkit files nest a few levels)"
 
 
@@ -237,7 +338,7 @@ def top_table(doc: object, source: str, what: str = "a JSON object {...}") -> di
     if not isinstance(doc, dict):
         raise DataError([f"{source}: expected {what} at the top, got {json_kind(doc)}"])
     if not depth_ok(doc):
-        raise DataError([f"{source}: {_too_deep()}"])
+        raise DataError([f"{source}: {too_deep()}"])
     return doc
 
 
@@ -267,7 +368,7 @@ def parse(text: str, source: str, fmt: Format) -> dict[str, Any]:
     except tomllib.TOMLDecodeError as exc:
         raise DataError([f"{source}: {_toml_syntax(str(exc))}"]) from None
     except RecursionError:
-        raise DataError([f"{source}: {_too_deep()}"]) from None
+        raise DataError([f"{source}: {too_deep()}"]) from None
     except ValueError:
         raise DataError([f"{source}: {TOO_LONG_NUMBER}"]) from None
     return top_table(doc, source, "a TOML table")

@@ -40,6 +40,8 @@ def _escape(ch: str) -> str:
 
 
 _SUSPECT = re.compile(r"[^\n\t\x20-\x7e]")  # all but newline, tab and printable ASCII: looked at one by one
+_NOT_ASCII = re.compile(r"[^\x20-\x7e]")  # all but printable ASCII: looked at one by one
+_UNDECODED = re.compile("[\udc80-\udcff]")  # the lone surrogates Python reads undecodable bytes as
 
 
 def escaped(text: str) -> str:
@@ -60,7 +62,7 @@ def typed(text: str) -> str:
     Python hands such bytes over as lone surrogates (``'Zo\\udcc3\\udcab'``);
     anything else, or bytes that are not UTF-8 either, is returned as it is.
     """
-    if not any("\udc80" <= ch <= "\udcff" for ch in text):
+    if not _UNDECODED.search(text):
         return text
     try:
         return os.fsencode(text).decode("utf-8")
@@ -70,7 +72,7 @@ def typed(text: str) -> str:
 
 def plain(text: object) -> bool:
     """Whether ``text`` is a string without control, format or lone surrogate characters."""
-    return isinstance(text, str) and not any(map(_unprintable, text))
+    return isinstance(text, str) and not any(_unprintable(m[0]) for m in _NOT_ASCII.finditer(text))
 
 
 def printable(text: str, limit: int = 200) -> str:

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import json
 import tempfile
-from collections.abc import Awaitable, Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import Any
 
 import anyio
 from starlette.concurrency import run_in_threadpool
-from starlette.requests import Request
+from starlette.datastructures import Headers
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, Response
+from starlette.types import ASGIApp, Receive, Scope, Send
 
-from printkit.errors import PrintkitError, StateError
+from printkit.errors import DataError, PrintkitError, StateError
 from printkit.party.events import Hub
 from printkit.party.game import JoinedError, Table
 from printkit.party.sheets import MAX_UPLOAD_BYTES, Refused
@@ -98,19 +100,83 @@ def answer(party: Party) -> Callable[[Callable[[Request], Awaitable[Response]]],
 
 
 async def json_body(request: Request, limit: int = 4096) -> dict[str, Any]:
-    """A small JSON object body (422 if it is not one)."""
+    """A small JSON object body, read by printkit's one JSON reader (400 if it does not read it, 422 if it is not an
+    object); no body is ``{}``."""
+    from printkit.loading.text import parse_json, utf8_text
+
     body = b""
-    async for chunk in request.stream():
+    async for chunk in _body(request):
         body += chunk
         if len(body) > limit:
             raise Refused(413, f"the request is over {limit} bytes")
+    if not body.strip():
+        return {}
     try:
-        doc = json.loads(body or b"{}")
-    except ValueError:
-        raise Refused(422, "the request is not JSON") from None
+        doc = parse_json(utf8_text(body), "the request")
+    except UnicodeDecodeError:
+        raise Refused(400, "the request: not UTF-8 text") from None
+    except DataError as exc:
+        raise Refused(400, exc.problems[0]) from None
     if not isinstance(doc, dict):
-        raise Refused(422, "the request is not a JSON object")
+        raise Refused(422, "the request is not a JSON object {...}")
     return doc
+
+
+async def _body(request: Request) -> AsyncIterator[bytes]:
+    """The request's body as it comes; a client gone before its end is refused (400), not a traceback in the log."""
+    try:
+        async for chunk in request.stream():
+            yield chunk
+    except ClientDisconnect:
+        raise Refused(400, "the request ended before its body did") from None
+
+
+UNSAFE = frozenset({"POST", "PUT", "PATCH", "DELETE"})
+"""The methods that change something: only these are checked by :class:`SameOrigin`."""
+UPLOADS = frozenset({"/api/sheet"})
+"""The paths whose body is a multipart form (a photo), not JSON."""
+OWN_SITE = ("same-origin", "none")
+"""``Sec-Fetch-Site`` values of a request from the party's own pages (or typed by the user)."""
+
+
+def cross_site(scope: Scope) -> tuple[int, str] | None:
+    """Why a state-changing request is refused (status, reason), or None: sent by a page of another origin (403:
+    its ``Origin`` is not this server, or ``Sec-Fetch-Site`` says another site), or with a body that is not
+    ``application/json`` (415: a form or plain text, what any page may send without asking)."""
+    from printkit.model.names import shown
+
+    headers = Headers(scope=scope)
+    origin, site = headers.get("origin"), headers.get("sec-fetch-site")
+    own = f"{scope.get('scheme', 'http')}://{headers.get('host', '')}".lower()
+    if origin is not None and origin.lower() != own:
+        return 403, (f"refused: this request comes from another site ({shown(origin)}); the party takes changes only "
+                     "from its own pages")
+    if site is not None and site.lower() not in OWN_SITE:
+        return 403, (f"refused: this request comes from another site (Sec-Fetch-Site: {shown(site)}); the party "
+                     "takes changes only from its own pages")
+    if scope.get("path") in UPLOADS:
+        return None  # a photo is a multipart form: photo_bytes checks it
+    kind = headers.get("content-type")
+    sent = headers.get("content-length", "0") != "0" or "transfer-encoding" in headers
+    if (kind is None and sent) or (kind is not None and kind.split(";")[0].strip().lower() != "application/json"):
+        return 415, f"send the request as application/json, not {shown(kind) if kind else 'untyped'}"
+    return None
+
+
+class SameOrigin:
+    """ASGI middleware: every state-changing request passes :func:`cross_site`, or is answered with its refusal."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        """Refuse a cross-site or non-JSON change; pass anything else on."""
+        if scope["type"] == "http" and scope["method"] in UNSAFE:
+            refused = cross_site(scope)
+            if refused is not None:
+                await error(*refused)(scope, receive, send)
+                return
+        await self.app(scope, receive, send)
 
 
 async def photo_bytes(request: Request) -> bytes:
@@ -125,7 +191,7 @@ async def photo_bytes(request: Request) -> bytes:
         raise Refused(413, f"the photo is over {MAX_UPLOAD_BYTES // 2**20} MB")
     spool = tempfile.SpooledTemporaryFile(max_size=2**20)
     size = 0
-    async for chunk in request.stream():
+    async for chunk in _body(request):
         size += len(chunk)
         if size > limit:
             raise Refused(413, f"the photo is over {MAX_UPLOAD_BYTES // 2**20} MB")

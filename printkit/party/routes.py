@@ -10,13 +10,14 @@ from typing import Any
 import anyio
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
+from starlette.exceptions import HTTPException
 from starlette.middleware import Middleware
 from starlette.middleware.trustedhost import TrustedHostMiddleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
 
-from printkit.party.app import SECURITY_HEADERS, Party, answer, bearer, error, json_body, photo_bytes
+from printkit.party.app import SECURITY_HEADERS, Party, SameOrigin, answer, bearer, error, json_body, photo_bytes
 from printkit.party.game import Table
 from printkit.party.sheets import INSTALL_HINT, Refused, read_photo, scan_available
 
@@ -162,10 +163,18 @@ def create_app(table: Table, join_url: str, hosts: list[str]) -> Starlette:
     async def unauthorised(request: Request, exc: Exception) -> Response:
         return error(401, "join the game first: your player token is missing or no longer valid")
 
+    async def refused(request: Request, exc: Exception) -> Response:
+        """Starlette's own refusals (no such path, a method a path does not take) as JSON, like every error."""
+        assert isinstance(exc, HTTPException)
+        said = {404: "no such page or request", 405: f"{request.method} is not a request this takes"}
+        answer = error(exc.status_code, said.get(exc.status_code, str(exc.detail)))
+        answer.headers.update(exc.headers or {})  # a 405's Allow
+        return answer
+
     app = Starlette(
         routes=_pages(party) + _stream_api(party) + _host_api(party) + _player_api(party),
-        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts)],
-        exception_handlers={_Unauthorised: unauthorised},
+        middleware=[Middleware(TrustedHostMiddleware, allowed_hosts=hosts), Middleware(SameOrigin)],
+        exception_handlers={_Unauthorised: unauthorised, HTTPException: refused},
         lifespan=lifespan,
     )
     app.state.party = party

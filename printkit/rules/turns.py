@@ -14,6 +14,7 @@ from typing import TYPE_CHECKING, Any, NamedTuple, TypeGuard
 from printkit.errors import InputError, RuleError, corrupt_state
 from printkit.model.dice import Dice
 from printkit.model.limits import LARGEST, MAX_SEED
+from printkit.model.limits import MAX_PLAYERS as MAX_PLAYERS  # the command line reads it here
 from printkit.model.names import duplicate_problem, is_id, name_problem, plain
 from printkit.rules.dice import Roll, turn_roll
 from printkit.rules.gamefile import ID_LENGTH, Marks, Unsure, marks_from_state, marks_to_state, valid_id
@@ -32,7 +33,6 @@ def speed_bonus(turns: int, turn: int) -> int:
 STATE_KIND = "turns"
 STATE_FORMAT = 2
 """Format 2 (the game file): format 1 plus the game's id, mode, first Navigator, map source and the sheets' marks."""
-MAX_PLAYERS = 100
 MAX_TURNS = 99  # a saved game's turn count (the solo game has 20; a multiplayer game stops here at the latest)
 MODES = ("multiplayer", "solo", "party")
 

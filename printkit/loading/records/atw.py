@@ -15,6 +15,7 @@ from typing import Any, cast
 from printkit.errors import DataError, UnknownMapError, did_you_mean
 from printkit.loading.fields import player_name_problem
 from printkit.model import graph
+from printkit.model.limits import MAX_PLAYERS
 from printkit.model.maps import GameMap, Mode
 from printkit.model.names import printable, shorten, shown
 from printkit.model.records import AtwRecord, PlayerMarks
@@ -230,6 +231,9 @@ class RecordReader:
         cities = sum(fields.get("visited", {}).values()) + fields.get("iconic", 0) if "visited" in doc else None
         if cities == 0:
             self.bad(f"{at}.visited", "no city visited (the starting city counts as visited from the start)")
+        elif cities is not None and not sum(fields.get("visited", {}).values()):
+            self.bad(f"{at}.visited", "no city of a region visited, only iconic cities (the starting city counts as "
+                     "visited from the start, and it is never an iconic city)")
         elif returned and cities == 1:
             self.bad(f"{at}.returned", "true, but only the starting city is visited "
                      "(returned means back at the start after leaving it)")  # fmt: skip
@@ -289,6 +293,8 @@ def players_count_problem(m: GameMap, mode: Mode, n: int) -> str | None:
     low, high = m.min_multiplayer, m.max_multiplayer
     if n == 0:
         return "at least one player is needed"
+    if n > MAX_PLAYERS:
+        return f"at most {MAX_PLAYERS} players can play one game, got {n}"
     if mode == "solo" and n > 1:
         return f"solo mode is for 1 player, got {n} (a group playing with the dice is party mode)"
     if mode == "multiplayer" and not low <= n <= high:
