@@ -59,9 +59,11 @@ def crowded(fields: Fields) -> frozenset[str]:
     return frozenset(c for r in bad for c in (r.a, r.b)) | crossing
 
 
+@lru_cache(maxsize=64)
 def photo(map_id: str, paper: str, names: tuple[str, ...], index: int, filled: sim.Filled, seed: int = 0,
           pen: sim.Pen = sim.Pen("blue", 0.6, 0.8), shot: Capture = GENTLE, halfway: tuple[str, ...] = ()) -> bytes:
-    """Page ``index`` filled in with ``pen`` and captured as ``shot``: the encoded file.
+    """Page ``index`` filled in with ``pen`` and captured as ``shot``: the encoded file (made once per process for
+    the same arguments: several tests read the same photo).
 
     Each route in ``halfway`` is drawn from its first city to its middle only (a line the player broke off).
     """

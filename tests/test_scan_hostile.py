@@ -147,3 +147,18 @@ def test_a_big_jpeg_is_decoded_smaller_not_refused() -> None:
     photo = cv2.imencode(".jpg", np.full((9000, 12000, 3), 200, np.uint8), [cv2.IMWRITE_JPEG_QUALITY, 50])[1]
     image = decode_image(photo.tobytes())
     assert image is not None and image.shape == (4500, 6000, 3)
+
+
+def test_a_jpeg_cut_short_is_not_decoded_by_any_opencv() -> None:
+    # OpenCV 4.8 decodes a truncated JPEG (grey where the data stopped), 5.x refuses it: scan refuses it under both,
+    # and a thumbnail's own end marker (in an EXIF segment before the image) does not make a cut file look whole
+    image = np.random.default_rng(3).integers(0, 255, (120, 160, 3), dtype=np.uint8)
+    for progressive in (0, 1):
+        ok, coded = cv2.imencode(".jpg", image, [cv2.IMWRITE_JPEG_PROGRESSIVE, progressive])
+        assert ok
+        thumb = b"Exif\x00\x00" + b"\xff\xd8" + bytes(40) + b"\xff\xd9"
+        data = coded.tobytes()[:2] + b"\xff\xe1" + struct.pack(">H", len(thumb) + 2) + thumb + coded.tobytes()[2:]
+        got = decode_image(data)
+        assert got is not None and got.shape == image.shape
+        for cut in (len(data) * 3 // 4, len(data) - 2):
+            assert decode_image(data[:cut]) is None, (progressive, cut)

@@ -138,8 +138,8 @@ def _found(blank: Image, crop: Callable[[int, int, int, int], Image], map_id: st
     return src, dst
 
 
-def _refit(src: list[tuple[float, float]], dst: list[tuple[float, float]], shape: tuple[int, ...],
-           most: float = MOST_MOVE) -> tuple[Image | None, float]:
+def refit(src: list[tuple[float, float]], dst: list[tuple[float, float]], shape: tuple[int, ...],
+          most: float = MOST_MOVE) -> tuple[Image | None, float]:
     """(the correcting homography, how far it moves the page, points), or (None, 0.0) when it is not trusted."""
     import cv2
     import numpy as np
@@ -169,7 +169,7 @@ def refine(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> tu
     from printkit.scan.ink import blank_sheet
 
     blank = blank_sheet(map_id, paper).sharp
-    fix, move = _refit(*_found(blank, crops_of(warped), map_id, paper), blank.shape)
+    fix, move = refit(*_found(blank, crops_of(warped), map_id, paper), blank.shape)
     if fix is None:
         return h, warped, 0.0
     return fix @ h, warped_by(image, fix @ h, paper), move
@@ -202,7 +202,7 @@ def loose(image: Image, h: Image, warped: Image, map_id: str, paper: str) -> tup
                 [(float(x), float(y)) for x, y in cells.at[keep]]
         else:
             pairs = _found(blank, crops_of(warped), map_id, paper)
-        fix, move = _refit(*pairs, blank.shape, most=float("inf"))
+        fix, move = refit(*pairs, blank.shape, most=float("inf"))
         if fix is None:
             return (h, warped) if move else None  # it moved the page under LEAST_MOVE: it fits
         h = fix @ h
@@ -267,7 +267,7 @@ def fit(image: Image, h: Image, warped: Image | None, map_id: str, paper: str) -
 
     blank = blank_sheet(map_id, paper).sharp
     src, dst = _found(blank, warped_crops(image, h) if warped is None else crops_of(warped), map_id, paper)
-    fix, move = _refit(src, dst, blank.shape)
+    fix, move = refit(src, dst, blank.shape)
     better = h if fix is None else fix @ h
     moved: Image = np.array(src, np.float64).reshape(1, -1, 2) if src else np.zeros((1, 0, 2))
     if fix is not None and src:

@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 
     from printkit.scan.images import Image
     from printkit.scan.ink import Blank
+    from printkit.scan.shifts import Cells, Mask
     from printkit.sheets.fields import Fields
 
 DARK_PAPER = 64.0
@@ -76,9 +77,8 @@ SURE_MATCH = 0.6
 
 
 def out_of_place(warped: Image, blank: Blank) -> Image:
-    """Pixels (1) round the squares of print out of place (see :mod:`printkit.scan.shifts`), matched within SEARCH
-    (lines one way: surely, SURE_MATCH): further than CELL_TOL off the blank's, or more than STRAIN_TOL from a
-    neighbour's."""
+    """Pixels (1) round the squares of print out of place (:func:`misplaced_cells`), matched within SEARCH (see
+    :mod:`printkit.scan.shifts`)."""
     import numpy as np
 
     from printkit.scan.align import SEARCH
@@ -86,18 +86,45 @@ def out_of_place(warped: Image, blank: Blank) -> Image:
 
     bad = np.zeros(blank.sharp.shape, np.uint8)
     cells = dense(warped, blank.sharp, SEARCH)
-    at, shifts, matched = cells.at, cells.measured(), cells.matched & (~cells.flat | (cells.response >= SURE_MATCH))
-    off = (np.hypot(shifts[:, 0], shifts[:, 1]) > CELL_TOL * SCALE) & matched
-    step = round(CELL * SCALE) // 2
-    index = {(round(x), round(y)): i for i, (x, y) in enumerate(at)}
-    for i, (x, y) in enumerate(at):
-        for j in (index.get((round(x) + step, round(y))), index.get((round(x), round(y) + step))):
-            if j is not None and matched[i] and matched[j] and np.hypot(*(shifts[i] - shifts[j])) > STRAIN_TOL * SCALE:
-                off[i] = off[j] = True
     r = round(CELL * SCALE / 4)
-    for x, y in at[off]:
+    for x, y in cells.at[misplaced_cells(cells)]:
         bad[max(0, round(y) - r):round(y) + r, max(0, round(x) - r):round(x) + r] = 1
     return bad
+
+
+def misplaced_cells(cells: Cells) -> Mask:
+    """Which squares of print are out of place: matched (lines one way: surely, SURE_MATCH) further than CELL_TOL
+    off the blank's place, or more than STRAIN_TOL from the next matched square to the right or below.
+
+    The next square is the neighbour half a square on; when that one cannot be
+    placed by its own match (too weak a response, or no print), the one a whole
+    square on, and the square between is out of place too: a crease through a
+    square spoils its match, so the page either side of it says whether it is torn
+    there. A match just over or under CELL_RESPONSE then decides nothing (OpenCV 5.0
+    and 5.1 matched one square astride a fold at 0.400 and 0.397).
+    """
+    import numpy as np
+
+    from printkit.scan.shifts import CELL
+
+    at, shifts = cells.at, cells.measured()
+    matched = cells.matched & (~cells.flat | (cells.response >= SURE_MATCH))
+    off: Mask = (np.hypot(shifts[:, 0], shifts[:, 1]) > CELL_TOL * SCALE) & matched
+    step = round(CELL * SCALE) // 2
+    index = {(round(x), round(y)): i for i, (x, y) in enumerate(at)}
+    for i in (int(k) for k in np.flatnonzero(matched)):
+        x, y = round(at[i, 0]), round(at[i, 1])
+        for dx, dy in ((step, 0), (0, step)):
+            near, far = index.get((x + dx, y + dy)), index.get((x + 2 * dx, y + 2 * dy))
+            if near is not None and matched[near]:
+                span = [near]
+            elif far is not None and matched[far]:  # the square between (if it has print) cannot be placed alone
+                span = [far] if near is None else [near, far]
+            else:
+                continue
+            if np.hypot(*(shifts[i] - shifts[span[-1]])) > STRAIN_TOL * SCALE:
+                off[[i, *span]] = True
+    return off
 
 
 def seen(valid: Image, paper: Image, normal: Image, blank: Blank, misplaced: Image | None = None,
@@ -111,8 +138,15 @@ def seen(valid: Image, paper: Image, normal: Image, blank: Blank, misplaced: Ima
     shown = np.less_equal(darkest, _shown_below(blank.fields)).view(np.uint8)  # a bool is a byte of 0 or 1
     if misplaced is not None:
         shown[misplaced > 0] = 0
-    return Seen(valid.astype(np.uint8, copy=False), np.greater_equal(paper, DARK_PAPER).view(np.uint8), shown, normal,
-                bent)
+    return Seen(valid.astype(np.uint8, copy=False), lit(paper), shown, normal, bent)
+
+
+def lit(paper: Image) -> Image:
+    """Pixels (1, else 0) whose paper brightness (0-255) is DARK_PAPER or more: light enough to tell ink from paper."""
+    import numpy as np
+
+    out: Image = np.greater_equal(paper, DARK_PAPER).view(np.uint8)  # a bool is a byte of 0 or 1
+    return out
 
 
 @lru_cache(maxsize=16)
@@ -158,16 +192,16 @@ def windows(sharp: Image, rects: Sequence[tuple[float, float, float, float]]) ->
     return Windows(pixels, np.array(starts, np.intp), np.array(empty, bool), pixels[sharp.ravel()[pixels] < PRINTED])
 
 
-def _why(s: Seen, w: Windows, misplaced: str) -> str:
+def why_unread(s: Seen, w: Windows, misplaced: str) -> str:
     """Why the windows cannot be read ("" if they can): the first window outside the picture or in deep shadow
     says which, else too little of their print shown (``misplaced``)."""
     import numpy as np
 
-    shows, lit = np.zeros(len(w.empty), bool), np.zeros(len(w.empty), bool)
+    shows, bright = np.zeros(len(w.empty), bool), np.zeros(len(w.empty), bool)
     if w.pixels.size:
         shows[~w.empty] = np.minimum.reduceat(s.valid.ravel()[w.pixels], w.starts) > 0
-        lit[~w.empty] = np.minimum.reduceat(s.lit.ravel()[w.pixels], w.starts) > 0
-    bad = np.flatnonzero(~shows | ~lit)
+        bright[~w.empty] = np.minimum.reduceat(s.lit.ravel()[w.pixels], w.starts) > 0
+    bad = np.flatnonzero(~shows | ~bright)
     if bad.size:
         return "outside the picture" if not shows[bad[0]] else "in a shadow too deep to read"
     count = w.printed.size
@@ -198,13 +232,13 @@ def _route_windows(fields: Fields) -> dict[str, Windows]:
 
 def why_box(s: Seen, fields: Fields, box_id: str) -> str:
     """Why a box cannot be read ("" if it can): outside the picture, in deep shadow, or its outline out of place."""
-    return _why(s, _box_windows(fields)[box_id], "its printed outline is not where the sheet has it (folded, curled "
+    return why_unread(s, _box_windows(fields)[box_id], "its printed outline is not where the sheet has it (folded, curled "
                 "or covered?)")
 
 
 def why_route(s: Seen, fields: Fields, route_id: str) -> str:
     """Why a route cannot be read ("" if it can): any stretch outside the picture, in shadow, or its dashes out of place."""
-    return _why(s, _route_windows(fields)[route_id], "its printed dashes are not where the sheet has them (folded, "
+    return why_unread(s, _route_windows(fields)[route_id], "its printed dashes are not where the sheet has them (folded, "
                 "curled or covered?)")
 
 
@@ -222,6 +256,12 @@ def faint_box(s: Seen, rect: tuple[float, float, float, float]) -> float:
     faint = cv2.dilate(soft, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (j, j))) - soft > FAINT_MARGIN
     inside = faint[y0 - top:y1 - top, x0 - left:x1 - left]
     return float(inside.mean()) if inside.size else 0.0
+
+
+def only_faint(s: Seen, r: Read, rect: tuple[float, float, float, float]) -> bool:
+    """Whether a box read as not marked (under the middle of its band) holds faint ink on FAINT_SHARE or more of its
+    inside: pencil too light to count, not an empty box."""
+    return r.measure <= (BOX_EMPTY + BOX_MARKED) / 2 and faint_box(s, rect) >= FAINT_SHARE
 
 
 STROKE_MIN = 0.7
@@ -310,7 +350,7 @@ def check(boxes: dict[str, Read], routes: dict[str, Read], s: Seen, blank: Blank
     rects = {b.id: b.rect for b in blank.fields.boxes}
     for bid, r in boxes.items():
         why = why_box(s, blank.fields, bid)
-        if not why and r.measure <= (BOX_EMPTY + BOX_MARKED) / 2 and faint_box(s, rects[bid]) >= FAINT_SHARE:
+        if not why and only_faint(s, r, rects[bid]):
             why = "only faint marks (pencil or a light pen too faint on this copy?)"
         if not why and ink is not None and r.on and along_edges(ink, rects[bid]):
             why = "its ink lies only along its outline (the box out of place: a fold or curl?)"

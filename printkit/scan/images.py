@@ -103,12 +103,13 @@ def _log_off() -> Callable[[], None]:
 
     import cv2
 
-    logging = cv2.utils.logging
+    # OpenCV 5 has only cv2.utils.logging; 4.8 (the floor) only cv2.setLogLevel, where 0 is silent
+    logging = getattr(cv2.utils, "logging", cv2)
     level = logging.getLogLevel()
     catcher = warnings.catch_warnings()
     catcher.__enter__()
     warnings.simplefilter("ignore")
-    logging.setLogLevel(logging.LOG_LEVEL_SILENT)
+    logging.setLogLevel(getattr(logging, "LOG_LEVEL_SILENT", 0))
 
     def undo() -> None:
         logging.setLogLevel(level)
@@ -202,6 +203,31 @@ def image_size(data: bytes) -> tuple[str, int, int] | None:
     return None
 
 
+def jpeg_whole(data: bytes) -> bool:
+    """Whether a JPEG's image data runs to its end marker (EOI): a file cut short has none after its first scan.
+
+    The markers are walked by their lengths up to the first start of scan, so an
+    EXIF thumbnail's own end marker is never taken for the image's; within the
+    coded data an FF byte is always stuffed or a restart, so the next FF D9 is the
+    end. OpenCV 4.8 decodes a truncated JPEG (its libjpeg warns and fills the rest
+    grey), 5.x refuses it: this says the same under both.
+    """
+    at = 2
+    while at + 4 <= len(data):
+        if data[at] != 0xFF:
+            return False
+        marker = data[at + 1]
+        if marker == 0xFF:
+            at += 1
+        elif marker in (0xD8, 0x01) or 0xD0 <= marker <= 0xD7:
+            at += 2
+        elif marker == 0xDA:
+            return data.find(b"\xff\xd9", at) >= 0
+        else:
+            at += 2 + int.from_bytes(data[at + 2:at + 4], "big")
+    return False
+
+
 def decode_image(data: bytes) -> Image | None:
     """A BGR image from PNG/JPEG bytes (within MAX_PIXELS, a large JPEG decoded at 1/2, 1/4 or 1/8), or None.
 
@@ -219,7 +245,7 @@ def decode_image(data: bytes) -> Image | None:
     if size is not None:
         kind, width, height = size
         scale = next((f for f in (1, 2, 4, 8) if (width // f) * (height // f) <= MAX_PIXELS), 0)
-        if not scale or (scale > 1 and kind != "jpeg"):
+        if not scale or (scale > 1 and kind != "jpeg") or (kind == "jpeg" and not jpeg_whole(data)):
             return None
         flag = {1: cv2.IMREAD_COLOR, 2: cv2.IMREAD_REDUCED_COLOR_2, 4: cv2.IMREAD_REDUCED_COLOR_4,
                 8: cv2.IMREAD_REDUCED_COLOR_8}[scale]

@@ -25,6 +25,9 @@ Measured on the benchmark's corpus (seeds 1 and 2, 240 sheets): a star
 drawn with the thinnest pen (0.3 mm) fills at least 0.047 of the ring; a
 city without one at most 0.006 once every route line through the ring is
 left out (STAR_KEEP_OUT)."""
+STAR_BAND = 0.01
+"""Star ring ink within this of STAR_MIN (1.5-3.5%) is neither a star nor surely none: the start is unsure
+(a decision band, like a box's or a route's, so that a read on the edge is flagged, not guessed)."""
 BLANK_MAX = 0.5
 """A sheet with more than this share of its boxes unreadable is refused as too blurred or dark."""
 SETTLED = 0.5
@@ -122,7 +125,7 @@ def read_ink(ink: Image, fields: Fields, where: PageSource, ident: Identity, m: 
     if boxes and unsure > BLANK_MAX * len(boxes):
         raise ScanError(f"{where}: {unsure} of {len(boxes)} boxes cannot be read (too blurred, dark or creased?)")
     star = star_ink(ink if stars is None else stars, fields)
-    starred = frozenset(c for c, v in star.items() if v >= STAR_MIN) if stars is None else frozenset()
+    starred = starred_cities(star) if stars is None else frozenset()
     routes = read_routes(ink, fields, starred)
     if shows is not None:
         check(boxes, routes, shows, blank_sheet(m.id, ident.paper), ink)
@@ -191,6 +194,9 @@ def check_sheet(sheet: SheetRead, evidence: Mapping[str, RouteInk], starred: fro
         else:
             r = sheet.routes[rid]
             sheet.doubt(f"route.{rid}", r.confidence, f"route {rid}: drawn? ({r.measure:.0%} of it inked)")
+    for c in faint_stars(sheet.star):
+        sheet.doubt("route", 0.3, f"route: {sheet.m.city(c).name}: {sheet.star[c]:.1%} of the ring round its circle is "
+                    "inked, too little for a start star and too much for none; check it")
     route, why = trail(sheet.m, [_edge(sheet, rid) for rid, r in sheet.routes.items() if r.on], sheet.star, STAR_MIN)
     if route is None:
         sheet.doubt("route", 0.2, f"route: {why}")
@@ -199,6 +205,16 @@ def check_sheet(sheet: SheetRead, evidence: Mapping[str, RouteInk], starred: fro
         at = "any city of the trail" if route[0] == route[-1] else f"either end of the trail ({ends})"
         sheet.doubt("route", 0.2, f"route: no start star at {at}; each player stars their starting city")
     sheet.route = route
+
+
+def starred_cities(star: Mapping[str, float]) -> frozenset[str]:
+    """The cities whose star ring holds at least STAR_MIN of ink: starred as the start."""
+    return frozenset(c for c, v in star.items() if v >= STAR_MIN)
+
+
+def faint_stars(star: Mapping[str, float]) -> list[str]:
+    """The cities whose star ring ink lies within STAR_BAND of STAR_MIN: neither clearly starred nor clearly not."""
+    return [c for c, v in star.items() if abs(v - STAR_MIN) < STAR_BAND]
 
 
 def _settle(sheet: SheetRead, unsure: dict[str, bool | None], evidence: Mapping[str, RouteInk],
