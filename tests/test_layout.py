@@ -2,17 +2,18 @@
 
 from __future__ import annotations
 
+import math
 from functools import lru_cache
 
 import pytest
 
 from printkit.layout import fonts
 from printkit.layout.boxes import Box, flatten, item_box, outside, overlapping_texts, text_box
-from printkit.layout.common import LayoutError, check_glyphs, name_text, page_size, printable_area
+from printkit.layout.common import LayoutError, check_glyphs, name_texts, page_size, printable_area
 from printkit.layout.labels import LabelPlacer
 from printkit.layout.primitives import Cells, Circle, Document, Icon, Item, Line, Path, Text
 from printkit.loading.maps import bundled_maps, load_map
-from printkit.sheets import identity, mapsheet, scorepad
+from printkit.sheets import citymarks, identity, mapsheet, scorepad
 from printkit.sheets.atw import SHEETS as BUILDERS
 from printkit.sheets.citytags import name_lines
 
@@ -69,6 +70,11 @@ def scan_marks(doc: Document, map_id: str, paper: str) -> list[Item]:
     return identity.identity_items(load_map(map_id), paper, layout, (doc.width, doc.height), 1, "Ann")
 
 
+def corners_of(p: Path) -> list[tuple[float, float]]:
+    """A path's end points."""
+    return [(float(c[-2]), float(c[-1])) for c in p.commands if len(c) > 1]
+
+
 @pytest.mark.parametrize("paper", PAPERS)
 @pytest.mark.parametrize("map_id", MAPS)
 def test_map_sheet_shows_every_city_route_and_sight(map_id: str, paper: str) -> None:
@@ -79,12 +85,18 @@ def test_map_sheet_shows_every_city_route_and_sight(map_id: str, paper: str) -> 
         lines = name_lines(c.name, "bold" if c.iconic else "regular")
         assert any(all(shown.count(part) >= 1 for part in way) for way in lines), c.name
     circles = [i for i in items if isinstance(i, Circle) and i.r == mapsheet.CITY_R]
-    assert len(circles) == len(m.cities)  # iconic cities too: their tag carries the shield
+    assert len(circles) == len(m.cities) - len(m.iconic_cities)  # an iconic city is a shield instead (rulebook)
+    shields = [i for i in items if isinstance(i, Path) and i.style == citymarks.CITY]
+    assert len(shields) == len(m.iconic_cities) + (2 if m.iconic_cities else 0)  # key + section
+    for c in m.iconic_cities:  # where the circle would be, inside its room
+        p = mapsheet.sheet_fields(m, paper).cities[m.cities.index(c)].center
+        assert sum(1 for s in shields if all(math.dist(p, q) <= 5.05 for q in corners_of(s))) == 1, c.name
     routes = [i for i in items if isinstance(i, (Line, Path)) and i.style == mapsheet.ROUTE]
     assert len(routes) == len(m.routes) + 1  # straight or curved, plus the one in the key
-    icons = [i.name for i in items if isinstance(i, Icon)]
-    assert icons.count("shield") == len(m.iconic_cities) + (2 if m.iconic_cities else 0)  # key + section
-    sights = [i for i in items if isinstance(i, Icon) and i.size in mapsheet.SIGHTS and i.name != "shield"]
+    stars = [i for i in items if isinstance(i, Icon) and i.name == citymarks.STAR and i.fill == citymarks.GOLD]
+    assert len(stars) == len(m.iconic_cities) + (1 if m.iconic_cities else 0)  # in each tag, and the key's
+    assert not any(isinstance(i, Icon) and i.name == "shield" for i in items)
+    sights = [i for i in items if isinstance(i, Icon) and i.size in mapsheet.SIGHTS and i.name != citymarks.STAR]
     assert len(sights) == sum(len(c.sights) for c in m.cities)
     # labels on the map are readable: at least 7 pt
     assert min(i.size for i in items if isinstance(i, Text)) >= 7.0
@@ -194,12 +206,16 @@ def test_text_the_font_cannot_print_is_refused() -> None:
     assert str(err.value) == "cannot print 'Ann 安': the sheet font has no glyph for '安' (U+5B89)"
 
 
-def test_long_names_shrink_then_get_an_ellipsis() -> None:
-    short = name_text(0, 20, "Bo", 100, 12)
-    assert (short.text, short.size) == ("Bo", 12)
-    long = name_text(0, 20, "Esmeralda-Wilhelmina von Something", 60, 12)
-    assert long.size == 8.0 and long.text.endswith("\u2026")
-    assert fonts.text_width(long.text, 8.0, "bold") <= 60
+def test_long_names_shrink_then_take_two_lines_never_cut() -> None:
+    (short,) = name_texts(0, 20, "Bo", 100, 12)
+    assert (short.text, short.size, short.y) == ("Bo", 12, 20)
+    name = "Esmeralda-Wilhelmina von Something"
+    (one,) = name_texts(0, 20, name, 160, 12)  # shrunk on one line while it keeps 8 pt
+    assert one.text == name and 8.0 <= one.size < 12 and fonts.text_width(name, one.size, "bold") <= 160 + 1e-9
+    first, second = name_texts(0, 20, name, 100, 12)  # too long for 8 pt: two lines, the second on the baseline
+    assert (first.text, second.text) == ("Esmeralda-Wilhelmina", "von Something") and second.y == 20
+    assert first.size == second.size >= 8.0 and first.y == pytest.approx(20 - 1.15 * first.size)
+    assert max(fonts.text_width(t.text, t.size, "bold") for t in (first, second)) <= 100 + 1e-9
 
 
 def test_label_placer_avoids_obstacles_and_area_edges() -> None:

@@ -13,7 +13,7 @@ from printkit.layout.common import printable_area
 from printkit.layout.primitives import Circle, Document, Icon, Item, Line, Path, Rect, Text
 from printkit.loading.maps import bundled_maps, load_map
 from printkit.model.maps import Projection
-from printkit.sheets import mapsheet
+from printkit.sheets import citymarks, mapsheet
 from printkit.sheets.mapplan import BLOCK_GAP, Plan, _flow, fitted_box
 
 MAPS = bundled_maps()
@@ -142,8 +142,10 @@ def test_sight_icons_sit_by_their_city_and_are_readable(map_id: str, paper: str)
     m = load_map(map_id)
     items = items_of(map_id, paper)
     cities = [(i.cx, i.cy) for i in items if isinstance(i, Circle) and i.r == mapsheet.CITY_R]
-    assert len(cities) == len(m.cities)
-    sights = [i for i in items if isinstance(i, Icon) and i.size in mapsheet.SIGHTS and i.name != "shield"]
+    shields = [item_box(i) for i in items if isinstance(i, Path) and i.style == citymarks.CITY]
+    cities += [(b.x + b.w / 2, b.y + b.h / 2) for b in shields if b is not None]  # an iconic city's shield
+    assert len(cities) == len(m.cities) + (2 if m.iconic_cities else 0)  # the key's and the section's shields
+    sights = [i for i in items if isinstance(i, Icon) and i.size in mapsheet.SIGHTS]  # an iconic city's star too
     for icon in sights:
         cx, cy = icon.x + icon.size / 2, icon.y + icon.size / 2
         nearest = min(math.hypot(cx - x, cy - y) for x, y in cities)

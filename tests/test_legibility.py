@@ -123,17 +123,19 @@ def test_every_region_is_an_area_holding_exactly_its_cities_and_its_name(map_id:
 def test_every_region_area_is_drawn_tinted_and_outlined(map_id: str, paper: str, folder: str) -> None:
     import re
 
-    from printkit.sheets.mapregions import HUES
+    from printkit.sheets.mapregions import LOOKS
 
     d = doc(map_id, paper, folder)
     svg = render_svg(map_id, paper, folder)
-    for k, g in enumerate(d["regions"]):  # a tint and an outline of the area, each starting at its first point
-        fill, edge, _ = HUES[k]
+    for k, g in enumerate(d["regions"]):  # a ground and an outline of the area, each starting at its first point
+        fill, edge = LOOKS[k].fill, LOOKS[k].ink
         start = "M{:g} {:g}L".format(*g["area"][0])
         tints = re.findall(rf'<path d="({start}[^"]*)"[^>]*fill="{fill}"', svg)
         lines = re.findall(rf'<path d="({start}[^"]*)"[^>]*stroke="{edge}"', svg)
         assert len(tints) == len(lines) == 1 and tints == lines
         assert tints[0].count("L") == len(g["area"]) - 1 and tints[0].endswith("Z")
+        clips = re.findall(rf'<clipPath id="(clip-[0-9a-f]+)"><path d="({start}[^"]*)"', svg)  # its pattern
+        assert [d for _, d in clips] == tints and f'clip-path="url(#{clips[0][0]})"' in svg
     labels = re.findall(r'aria-label="([^"]*)"', svg)  # each name printed, on one line or two
     for g in d["regions"]:
         name = g["name"].upper()

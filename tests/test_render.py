@@ -107,7 +107,9 @@ def test_svg_has_a_circle_per_city_and_a_line_per_route(rendered: dict[tuple[str
     form = root.find(f"{SVG}defs/{SVG}g[@id='form-map']")
     assert form is not None
     circles = [c for c in form.iter(f"{SVG}circle") if c.get("r") == "4.6"]
-    assert len(circles) == len(m.cities)  # iconic cities too: their tag carries the shield
+    assert len(circles) == len(m.cities) - len(m.iconic_cities)  # an iconic city is a shield (below)
+    shields = [p for p in form.iter(f"{SVG}path") if p.get("fill") == "#ffffff" and p.get("stroke-width") == "1.2"]
+    assert len(shields) == len(m.iconic_cities) + (2 if m.iconic_cities else 0)  # on the map, in the key, section
     routes = [ln for tag in ("line", "path") for ln in form.iter(f"{SVG}{tag}") if ln.get("stroke-dasharray") == "3 2"]
     assert len(routes) == len(m.routes) + 1  # straight or curved, and one in the key
     curves = [p for p in routes if p.tag == f"{SVG}path"]

@@ -31,6 +31,7 @@ from printkit.layout import fonts
 from printkit.layout.primitives import (
     Cells,
     Circle,
+    Clipped,
     Document,
     FontWeight,
     FormField,
@@ -50,7 +51,6 @@ rl_config.useA85 = 0  # streams are Flate only: ASCII85 made them 13% bigger and
 
 _FONT_NAMES: dict[FontWeight, str] = {"regular": "PrintkitSans", "bold": "PrintkitSans-Bold"}
 _INK = "#000000"  # in a symbol, black means "the icon's colour"
-
 
 _FACES: dict[FontWeight, bytes] = {"regular": b"OpenSans", "bold": b"OpenSans-Bold"}
 """The PostScript names of the shipped faces, as a PDF's font dictionaries give them."""
@@ -291,6 +291,12 @@ class _Painter:
             self.place(_form_id(item.name))
         elif isinstance(item, Cells):
             _draw_cells(self, item)
+        elif isinstance(item, Clipped):  # opaque paths (a pattern) inside a clipping path (W n: clip, no paint)
+            c.saveState()
+            c.clipPath(PDFPathObject([_path_code(item.clip, self.h)]), 0, 0, fillMode=int(not item.even_odd))
+            for path in item.paths:
+                self.item(path)
+            c.restoreState()
         else:  # pragma: no cover - the Item union is closed
             raise TypeError(f"cannot draw {type(item).__name__}")
 

@@ -16,6 +16,7 @@ Renderers that ignore ``@font-face`` (librsvg) draw a fallback font instead.
 from __future__ import annotations
 
 import base64
+import hashlib
 import io
 import re
 from collections.abc import Iterable, Iterator
@@ -30,6 +31,7 @@ from printkit.layout import fonts
 from printkit.layout.primitives import (
     Cells,
     Circle,
+    Clipped,
     Document,
     FontWeight,
     Form,
@@ -178,15 +180,12 @@ class _Builder:
         if isinstance(item, Path):
             return self.path(item, ink=False)
         if isinstance(item, Icon):
-            return d.use(
-                "#" + _ident("icon-", item.name),
-                insert=(_n(item.x), _n(item.y)),
-                size=(_n(item.size), _n(item.size)),
-                fill=item.fill,
-                stroke=item.fill,
-            )
+            return d.use("#" + _ident("icon-", item.name), insert=(_n(item.x), _n(item.y)),
+                         size=(_n(item.size), _n(item.size)), fill=item.fill, stroke=item.fill)
         if isinstance(item, UseForm):
             return d.use("#" + _ident("form-", item.name))
+        if isinstance(item, Clipped):
+            return self.clipped(item)
         raise TypeError(f"cannot draw {type(item).__name__}")  # pragma: no cover
 
     def path(self, item: Path, *, ink: bool) -> Any:
@@ -194,6 +193,18 @@ class _Builder:
         if item.even_odd:
             attrs["fill_rule"] = "evenodd"
         return self.dwg.path(d=path_data(item.commands), **attrs)
+
+    def clipped(self, item: Clipped) -> Any:
+        """``<g><clipPath id><path/></clipPath><g clip-path>paths</g></g>``, the id a digest of the clip (stable)."""
+        data = path_data(item.clip)
+        ident = "clip-" + hashlib.sha256(data.encode("ascii")).hexdigest()[:12]
+        outer = self.dwg.g()
+        clip = outer.add(self.dwg.clipPath(id=ident))
+        clip.add(self.dwg.path(d=data, **({"clip_rule": "evenodd"} if item.even_odd else {})))
+        inner = outer.add(self.dwg.g(clip_path=f"url(#{ident})"))
+        for path in item.paths:
+            inner.add(self.path(path, ink=False))
+        return outer
 
     def symbol(self, sym: Symbol) -> Any:
         el = self.dwg.symbol(id=_ident("icon-", sym.name), viewBox="0 0 1 1")
@@ -215,7 +226,6 @@ class _Builder:
         ident = _escape(_ident("form-", form.name))
         inner = "".join(self.xml(item) for item in form.items)
         return f'<g id="{ident}">{inner}</g>' if inner else f'<g id="{ident}" />'
-
 
 
 @lru_cache(maxsize=64)
@@ -282,8 +292,7 @@ def _walk(items: Iterable[Item], forms: dict[str, Form]) -> Iterator[Item]:
 
 
 def _xml(element: Any) -> str:
-    text: str = element.tostring()
-    return text
+    return str(element.tostring())
 
 
 @dataclass

@@ -11,7 +11,7 @@ from typing import NamedTuple
 
 from printkit.layout import fonts
 from printkit.layout.geo import Box4, clip_segment
-from printkit.layout.primitives import Cells, Circle, Form, Icon, Item, Line, Path, Rect, Text, UseForm
+from printkit.layout.primitives import Cells, Circle, Clipped, Form, Icon, Item, Line, Path, Rect, Text, UseForm
 
 
 class Box(NamedTuple):
@@ -106,6 +106,8 @@ def item_box(item: Item) -> Box | None:
         box = _path_box(item)
         half = item.style.width / 2 if item.style.stroke else 0.0
         return box.grow(half) if box else None
+    if isinstance(item, Clipped):
+        return _path_box(Path(item.clip))
     return None
 
 

@@ -106,16 +106,67 @@ def fitted(
     return text(x, y, value, fonts.fit_size(value, max_width, size, weight), weight, anchor, fill)
 
 
-def name_text(
+NAME_MIN = 8.0
+"""The smallest a player's name is printed (points): a longer name takes two lines instead, never cut."""
+LEADING = 1.15
+"""A name's second line sits this many sizes below its first."""
+TWO_LINES = 1.8
+"""A name on a write-in line takes two lines in this many times the height one line has (its lines stay
+clear of what is above the line)."""
+HALF_CAP = 0.357
+"""Half the cap height of the sheet font (Open Sans: 1462 of 2048 units), per point of size."""
+
+
+@lru_cache(maxsize=512)
+def split_name(name: str, count: int = 2) -> tuple[str, ...]:
+    """``name`` on ``count`` lines of about one width: broken at spaces where that is not much wider, else in a
+    word (the line then ends in a hyphen)."""
+    if count <= 1 or len(name) < count:
+        return (name,)
+    best: tuple[float, tuple[str, ...]] | None = None
+    for i in range(1, len(name)):
+        head, tail = name[:i], name[i:]
+        inside = head[-1] != " " and tail[0] != " " and head[-1] != "-"
+        first = head.rstrip() + ("-" if inside else "")
+        rest = split_name(tail.lstrip(), count - 1)
+        if not first.strip("-") or not rest[0]:
+            continue
+        broken = int(inside) + sum(t.endswith("-") for t in rest[:-1])
+        cost = max(fonts.text_width(t, 1.0, "bold") for t in (first, *rest)) * (1 + 0.15 * broken)
+        if best is None or cost < best[0]:
+            best = (cost, (first, *rest))
+    return best[1] if best is not None else (name,)
+
+
+def name_fit(name: str, width: float, size: float = 12.0, height: float = 99.0) -> tuple[tuple[str, ...], float]:
+    """The lines and size of a player's name ``width`` wide: one line shrunk from ``size`` to ``NAME_MIN``, else
+    two lines (:func:`split_name`) at the largest size up to ``size`` that fits ``width`` and ``height``; never
+    cut."""
+    one = fonts.fit_size(name, width, size, "bold", 0.0)
+    if one >= NAME_MIN:
+        return (name,), one
+    lines = split_name(name)
+    widest = max(fonts.text_width(t, 1.0, "bold") for t in lines)
+    return lines, min(size, width / widest if widest else size, height / (LEADING + 1.0))
+
+
+def name_width(name: str, size: float = NAME_MIN) -> float:
+    """The least width (points) that holds a player's name at ``size`` on at most two lines."""
+    return min(fonts.text_width(name, size, "bold"), max(fonts.text_width(t, size, "bold") for t in split_name(name)))
+
+
+def name_texts(
     x: float, y: float, value: str, max_width: float, size: float = 12.0, anchor: Anchor = "start",
-    min_size: float = 8.0,
-) -> Text:
-    """A player's name in bold, shrunk to ``min_size`` at most, then cut with an ellipsis."""
-    fsize = fonts.fit_size(value, max_width, size, "bold", min_size)
-    shown = value
-    while len(shown) > 1 and fonts.text_width(shown, fsize, "bold") > max_width:
-        shown = shown[:-2].rstrip() + "\u2026"
-    return text(x, y, shown, fsize, "bold", anchor)
+    middle: bool = False, height: float = 99.0,
+) -> list[Text]:
+    """A player's name in bold at most ``max_width`` wide (:func:`name_fit`): one line on baseline ``y``, or two
+    lines, the second on ``y`` (``middle``: the two centred where one line's capitals would be)."""
+    lines, fsize = name_fit(value, max_width, size, height)
+    if len(lines) == 1:
+        return [text(x, y, value, fsize, "bold", anchor)]
+    step = LEADING * fsize
+    first = y - step if not middle else y - HALF_CAP * size - step / 2 + HALF_CAP * fsize
+    return [text(x, first + k * step, line, fsize, "bold", anchor) for k, line in enumerate(lines)]
 
 
 def wrap(value: str, width: float, size: float = BODY_SIZE, weight: FontWeight = "regular") -> list[str]:
@@ -324,6 +375,6 @@ def pack(
     for name in names or [""]:
         items: list[Item] = [UseForm(form_name)]
         if name and slot is not None:
-            items.append(name_text(slot.x, slot.y, name, slot.width, slot.size))
+            items += name_texts(slot.x, slot.y, name, slot.width, slot.size, height=TWO_LINES * slot.size)
         pages.append(Page(tuple(items), label=name))
     return document(width, height, pages, [form], title, symbols=symbols)

@@ -74,6 +74,19 @@ class Path(NamedTuple):
     even_odd: bool = False
 
 
+class Clipped(NamedTuple):
+    """Paths drawn only inside a clipping path (a region's pattern, kept off what lies over it).
+
+    ``clip`` is closed M/L/C/Z commands; ``even_odd`` keeps its holes open. The
+    paths paint in order, so one drawn in the ground's colour after a pattern
+    clears the pattern there.
+    """
+
+    clip: tuple[PathCommand, ...]
+    paths: tuple[Path, ...]
+    even_odd: bool = False
+
+
 class Text(NamedTuple):
     """One line of text; (x, y) is the baseline point at ``anchor``."""
 
@@ -147,7 +160,7 @@ class UseForm(NamedTuple):
     name: str
 
 
-Item = Union[Line, Rect, Circle, Path, Text, Icon, Cells, UseForm]
+Item = Union[Line, Rect, Circle, Path, Clipped, Text, Icon, Cells, UseForm]
 
 
 class Form(NamedTuple):
@@ -186,7 +199,7 @@ def _differ(a: tuple[object, ...], b: object) -> bool:
     return not _same(a, b)
 
 
-for _kind in (Style, Line, Rect, Circle, Path, Text, Symbol, Icon, Cells, UseForm, Form, FormField):
+for _kind in (Style, Line, Rect, Circle, Path, Clipped, Text, Symbol, Icon, Cells, UseForm, Form, FormField):
     setattr(_kind, "__eq__", _same)
     setattr(_kind, "__ne__", _differ)
     setattr(_kind, "__hash__", tuple.__hash__)  # noqa: B010 - a NamedTuple's body cannot take these

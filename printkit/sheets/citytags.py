@@ -20,8 +20,9 @@ from printkit.layout.boxes import Box, corners
 from printkit.layout.common import INK, PAPER_WHITE, SMALL_SIZE, text
 from printkit.layout.geo import Box4, Pt, clip_segment
 from printkit.layout.labels import LabelPlacer
-from printkit.layout.primitives import FontWeight, Icon, Item, Line, Rect, Style
+from printkit.layout.primitives import FontWeight, Item, Line, Rect, Style
 from printkit.model.maps import City, GameMap
+from printkit.sheets.citymarks import STAR, tag_icon
 from printkit.sheets.routeshape import leaving
 from printkit.sheets.tagspace import Line4, cross, grouped, hits, hits_near, length_under, overlaps, rect_distance
 
@@ -74,9 +75,9 @@ class Tag:
 
 
 def tag_icons(city: City, m: GameMap) -> list[str]:
-    """Icon names a city's tag shows: its sights (or animals), or the shield of an iconic city."""
+    """Icon names a city's tag shows: its sights (or animals), or the gold star of an iconic city."""
     if city.iconic:
-        return ["shield"]
+        return [STAR]
     names: list[str] = []
     for sid in city.sights:
         track = next((t for t in m.explore if sid in t.kind_ids), None)
@@ -162,7 +163,7 @@ class _Shape:
         else:  # lines centred on each other
             items += [text(name.x + name.w / 2, name.y + k * self.line_h + asc, n, SMALL_SIZE, self.weight, "middle")
                       for k, n in enumerate(self.name)]
-        items += [Icon(n, b.x, b.y, self.size) for n, b in zip(self.icons, icons)]
+        items += [i for n, b in zip(self.icons, icons) for i in tag_icon(n, b.x, b.y, self.size)]
         return items
 
 

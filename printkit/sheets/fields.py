@@ -34,7 +34,7 @@ class CityField(NamedTuple):
     name: Rect4 | None = None
     """The printed name's box (advance width by ascent + descent)."""
     icons: tuple[Rect4, ...] = ()
-    """Each sight/animal icon's (or an iconic city's shield's) box, left to right."""
+    """Each sight/animal icon's (or an iconic city's gold star's) box, left to right."""
 
 
 class RouteField(NamedTuple):

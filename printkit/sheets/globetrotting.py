@@ -14,6 +14,7 @@ from printkit.layout.common import (
     INK,
     LIGHT,
     MARGIN,
+    PAPER_WHITE,
     THIN,
     NameSlot,
     Sheet,
@@ -37,6 +38,9 @@ FRAME = Style(stroke=INK, width=1.2)
 BOX = 26.0
 
 
+TOTAL_H, TOTAL_W = 48.0, 110.0
+"""The Total row's height and its write-in box's width (points): the one box that stands out."""
+TOTAL_BOX = Style(stroke=INK, fill=PAPER_WHITE, width=1.8)
 STRETCH_ROWS = 6
 """Rows that grow to use the page: the two flight rows and the four fulfillment rows."""
 MAX_STRETCH = 28.0
@@ -75,9 +79,12 @@ def _fulfillment_rows(game: Globetrotting, festivals: bool) -> list[tuple[str, s
 
 
 def _write_ins(game: Globetrotting, label: str, festivals: bool, bx: float, by: float) -> list[Item]:
-    """The boxes a fulfillment row is filled in with (none for the airfare bonus)."""
+    """The boxes a fulfillment row is filled in with: the airfare bonus a tick per other player who spent more."""
     items: list[Item] = []
-    if label == "Global objectives":
+    if label == "Airfare bonus":
+        items.append(text(bx, by - 2, "a tick for each player who spent more", 7.5, fill=GREY))
+        items += [checkbox(bx + i * 24, by + 2, 20) for i in range(game.max_players - 1)]
+    elif label == "Global objectives":
         for i in range(game.objectives_in_play):
             ox = bx + i * 130
             label_text = f"#{i + 1}  turn"
@@ -86,7 +93,7 @@ def _write_ins(game: Globetrotting, label: str, festivals: bool, bx: float, by: 
             items += [text(ox + tw + 32, by + 14.5, "pts", BODY_SIZE), checkbox(ox + tw + 52, by, 22)]
     elif label == "Bucket list":
         items += [checkbox(bx + i * 27, by, 22) for i in range(game.bucket_cards_max)]
-    elif label != "Airfare bonus":
+    else:
         per = game.festivals_per_season if festivals else game.companions_per_season
         for s, season in enumerate(game.seasons):
             sx = bx + s * 80
@@ -114,10 +121,10 @@ def _fulfillment(game: Globetrotting, festivals: bool, x: float, y: float, w: fl
     y += len(rows) * row_h
     items.append(Rect(x, y - len(rows) * row_h, w, len(rows) * row_h, FRAME))
     y += 8
-    items.append(Rect(x, y, w, 40, Style(stroke=INK, fill=LIGHT, width=1.4)))
-    items.append(text(x + 8, y + 26, "Total", 16, "bold"))
-    items.append(checkbox(x + w - 40, y + 5, 30))
-    return items, y + 52
+    items.append(Rect(x, y, w, TOTAL_H, Style(stroke=INK, fill=LIGHT, width=1.6)))
+    items.append(text(x + 8, y + TOTAL_H / 2 + 6, "Total", 18, "bold"))
+    items.append(Rect(x + w - TOTAL_W - 6, y + 6, TOTAL_W, TOTAL_H - 12, TOTAL_BOX, radius=3))
+    return items, y + TOTAL_H + 12
 
 
 def _passport(game: Globetrotting, festivals: bool, sheet: Sheet, stretch: float) -> tuple[list[Item], NameSlot, float]:

@@ -1,11 +1,17 @@
-"""A map's regions drawn as areas: a soft tinted shape round each region's cities, outlined, named inside.
+"""A map's regions drawn as areas: a soft shape round each region's cities, tinted, patterned, outlined, named.
 
 Every map scores souvenirs by the region of the player's city (and Europe by
-majority per region), so a player must see which region a city is in. The
-shapes come from :func:`printkit.layout.regions.region_areas` (each holds
-exactly its own cities); this module colours them, outlines them so they
-survive a 1-bit print (a solid darker line, which a halftoning printer keeps
-as a dotted one), and puts each region's name inside its own area, clear of
+majority per region), so a player must see which region a city is in, in any
+colour vision and on any printer. The shapes come from
+:func:`printkit.layout.regions.region_areas` (each holds exactly its own
+cities); this module gives each region a ground from a palette chosen by
+simulation (any two grounds differ by CIEDE2000 10 or more for normal vision and
+simulated protanopia, deuteranopia and tritanopia: ``tools/region_palette.py``),
+an opaque colour, so a print needs no transparency; a pattern of thin lines or
+dots in a darker tone of that colour (:mod:`printkit.layout.patterns`), which a
+grey or 1-bit print keeps where it loses the tint, kept off the routes, the
+circles, the tags and the names, where a player's pen goes; a solid outline in
+that tone; and a name in solid black bold capitals inside its own area, clear of
 the routes and tags.
 """
 
@@ -17,28 +23,55 @@ from typing import NamedTuple
 
 from printkit.layout import fonts
 from printkit.layout.boxes import Box, corners, text_box
-from printkit.layout.common import text
+from printkit.layout.common import INK, text
 from printkit.layout.labels import LabelPlacer
-from printkit.layout.primitives import Item, Path, PathCommand, Style, Text
+from printkit.layout.patterns import KINDS, Kind, pattern
+from printkit.layout.primitives import Clipped, Item, Path, PathCommand, Style, Text
 from printkit.layout.regions import Area, region_areas
 from printkit.layout.rings import centroid, depth, inside
+from printkit.layout.shapes import box as box_path
+from printkit.layout.shapes import disc
 from printkit.model.maps import GameMap
 from printkit.sheets.fields import Pt, Rect4, RegionField
 
-HUES: tuple[tuple[str, str, str], ...] = (
-    ("#d4e3f5", "#3f6ea3", "#23446b"),  # blue
-    ("#f9e1c6", "#a8661f", "#6b3d0c"),  # orange
-    ("#d8ecd2", "#447f39", "#27501f"),  # green
-    ("#e6d9f1", "#734f9c", "#4a2e6b"),  # purple
-    ("#f6d5da", "#a4465a", "#6e2535"),  # rose
-    ("#cfebe9", "#2c7f7b", "#17504d"),  # teal
-    ("#efe8c2", "#857522", "#544910"),  # olive
+
+class Look(NamedTuple):
+    """How one region is drawn: its ground, the tone of its outline and pattern, and the pattern."""
+
+    fill: str
+    ink: str
+    pattern: Kind
+
+
+PALETTE: tuple[tuple[str, str], ...] = (
+    ("#dce5ff", "#3664a4"),  # blue
+    ("#ffe9ba", "#76611d"),  # cream
+    ("#b1c7ad", "#396f36"),  # sage
+    ("#c2b6e9", "#665a9c"),  # lavender
+    ("#e5b1c7", "#9a476f"),  # pink
+    ("#b6ffe9", "#03715c"),  # mint
+    ("#c2be86", "#66661f"),  # khaki
 )
-"""(Fill, outline, name) per region, in the map file's order: pale tints; outlines dark enough to survive a
-1-bit print, names darker still (at least 8:1 on white, solid black on a 1-bit print)."""
-FILL_OPACITY = 0.45
-"""The tint lets the land and its borders show through."""
+"""(Ground, ink) per region, in the map file's order: grounds light enough for black text (CIELAB L* 74-94),
+any two at least CIEDE2000 10 apart for every vision simulated; inks dark enough for a 1-bit print."""
+LOOKS: tuple[Look, ...] = tuple(Look(fill, ink, kind) for (fill, ink), kind in zip(PALETTE, KINDS))
+NEAR = 30.0
+"""Areas nearer than this (points) are neighbours: a map with more regions than looks gives neighbours
+different ones."""
 EDGE_W = 0.9
+PATTERN_W = 0.45
+"""The width (points) of a pattern's lines."""
+SPACING = 6.0
+"""Points between a pattern's lines (its dots: ``DOT_SPACING``)."""
+DOT_SPACING = 5.0
+ROUTE_CLEAR = 4.5
+"""How far (points) a pattern keeps from a route's line: a pen's stroke along it lands on the plain ground."""
+CIRCLE_CLEAR = 3.0
+"""How far (points) a pattern keeps from a city's circle (a start star goes round it)."""
+BOX_CLEAR = 1.5
+"""How far (points) a pattern keeps from a tag or a region's name."""
+NAME_INK = INK
+"""Region names in solid black: a dithering printer prints them whole (a coloured name broke into dots)."""
 NAME_SIZE = 8.0
 INSIDE = 2.0
 """How far (points) a region's name keeps inside its area's edge."""
@@ -50,11 +83,21 @@ STEP = 4.0
 
 
 class Regions(NamedTuple):
-    """What the regions add to a map: the areas (drawn under the routes), the names (over them), the fields."""
+    """What the regions add to a map: the grounds and patterns (drawn under the land's lines), the outlines (over
+    them), the names (over the routes' casings), the fields, and each region's look."""
 
     areas: list[Item]
+    edges: list[Item]
     names: list[Item]
     fields: list[RegionField]
+    looks: dict[str, Look]
+
+
+class Clear(NamedTuple):
+    """What a region's pattern keeps off: the routes' lines and the tags (the cities' circles are ``points``)."""
+
+    lines: Sequence[tuple[Pt, ...]]
+    tags: Sequence[Box]
 
 
 def _box_inside(b: Box, poly: Sequence[Pt]) -> bool:
@@ -149,30 +192,84 @@ def _fitted(m: GameMap, points: dict[str, Pt], box: Box, insets: Sequence[Rect4]
     return best[1], best[2]
 
 
+def _gap(a: Sequence[Pt], b: Sequence[Pt]) -> float:
+    """About how far apart two areas are (points): their nearest corners."""
+    return min(math.dist(p, q) for p in a for q in b)
+
+
+def region_looks(m: GameMap, areas: dict[str, Area]) -> dict[str, Look]:
+    """Each region's look: the next in ``LOOKS`` in the map file's order; past the last, the first that no
+    neighbouring area (nearer than ``NEAR``) has."""
+    out: dict[str, Look] = {}
+    for k, region in enumerate(m.regions):
+        if region.id not in areas:
+            continue
+        taken = set()
+        if k >= len(LOOKS):
+            taken = {out[o].pattern for o in out if _gap(areas[o].polygon, areas[region.id].polygon) < NEAR}
+        order = [LOOKS[(k + j) % len(LOOKS)] for j in range(len(LOOKS))]
+        out[region.id] = next((look for look in order if look.pattern not in taken), order[0])
+    return out
+
+
+def _bounds(pts: Sequence[Pt]) -> Rect4:
+    xs, ys = [p[0] for p in pts], [p[1] for p in pts]
+    return min(xs), min(ys), max(xs), max(ys)
+
+
+def _meets(a: Rect4, b: Rect4) -> bool:
+    return a[0] <= b[2] and b[0] <= a[2] and a[1] <= b[3] and b[1] <= a[3]
+
+
+def _ground(area: Area, look: Look, points: dict[str, Pt], radius: float, clear: Clear, name: Box) -> Clipped:
+    """A region's pattern inside its area, then its ground colour over the routes' lines, the circles, the tags
+    and its name (and round them), so the pattern keeps off where a pen writes."""
+    near = _bounds(area.polygon)
+    grown = (near[0] - 6, near[1] - 6, near[2] + 6, near[3] + 6)
+    marks = pattern(look.pattern, near, DOT_SPACING if look.pattern == "dots" else SPACING, look.ink, PATTERN_W)
+    lines: list[PathCommand] = []
+    for pts in clear.lines:
+        if _meets(_bounds(pts), grown):
+            lines += [("M", *pts[0]), *(("L", *p) for p in pts[1:])]
+    spots: list[PathCommand] = []
+    for p in points.values():
+        if _meets((p[0], p[1], p[0], p[1]), grown):
+            spots += disc(p, radius + CIRCLE_CLEAR)
+    for b in (*clear.tags, name):
+        if _meets(corners(b), grown):
+            spots += box_path(b.grow(BOX_CLEAR))
+    paths = [marks, Path(tuple(lines), Style(stroke=look.fill, width=2 * ROUTE_CLEAR))]
+    paths.append(Path(tuple(spots), Style(stroke=None, fill=look.fill)))
+    return Clipped(_outline(area.polygon), tuple(p for p in paths if p.commands))
+
+
 def map_regions(m: GameMap, points: dict[str, Pt], box: Box, insets: Sequence[Rect4],
-                placer: LabelPlacer) -> Regions:
-    """Each region of ``m`` as an area round its cities (at ``points``) in ``box``, named inside it."""
+                placer: LabelPlacer, clear: Clear, radius: float) -> Regions:
+    """Each region of ``m`` as an area round its cities (at ``points``, circles ``radius``) in ``box``, named
+    inside it, its pattern kept off ``clear``."""
     if not m.regions:
-        return Regions([], [], [])
+        return Regions([], [], [], [], {})
     areas, named = _fitted(m, points, box, insets, placer)
-    drawn: list[Item] = []
+    looks = region_looks(m, areas)
+    grounds: list[Item] = []
+    edges: list[Item] = []
     names: list[Item] = []
     fields: list[RegionField] = []
-    for k, region in enumerate(m.regions):
+    for region in m.regions:
         area = areas.get(region.id)
         if area is None:
             continue
-        fill, edge, ink = HUES[k % len(HUES)]
+        look = looks[region.id]
         cmds = _outline(area.polygon)
-        drawn.append(Path(cmds, Style(stroke=None, fill=fill, opacity=FILL_OPACITY)))
-        drawn.append(Path(cmds, Style(stroke=edge, width=EDGE_W)))
         found = named.get(region.id) or _fallback(region.name.upper(), area, points, m, region.id, placer)
         texts, where = found
         placer.block(where)
-        names += [t._replace(fill=ink) for t in texts]
+        grounds += [Path(cmds, Style(stroke=None, fill=look.fill)), _ground(area, look, points, radius, clear, where)]
+        edges.append(Path(cmds, Style(stroke=look.ink, width=EDGE_W)))
+        names += [t._replace(fill=NAME_INK) for t in texts]
         ids = tuple(c.id for c in m.region_cities(region.id))
         fields.append(RegionField(region.id, region.name, ids, area.polygon, corners(where)))
-    return Regions(drawn, names, fields)
+    return Regions(grounds, edges, names, fields, looks)
 
 
 def _fallback(label: str, area: Area, points: dict[str, Pt], m: GameMap, region: str,

@@ -28,6 +28,7 @@ from printkit.layout.common import (
 )
 from printkit.layout.primitives import Circle, Icon, Item, Rect, Style
 from printkit.model.maps import GameMap, Track
+from printkit.sheets.citymarks import shield
 from printkit.sheets.wording import cities_needed, explored
 
 BOX = 13.0
@@ -287,13 +288,14 @@ def regions_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
 
 
 def iconic_block(m: GameMap, mt: Metrics = DEFAULT) -> Block:
-    """Iconic (shield) cities: a box per city visited, the points under each count."""
+    """Iconic (shield) cities: the shield the map draws them with, a box per city visited, the points under each
+    count."""
 
     def draw(x: float, y: float, w: float) -> Drawn:
         items, hh = section_header(x, y, w, "Iconic cities", "shield cities visited")
         ids: BoxIds = []
         yy = y + hh
-        items.append(Icon("shield", x, yy + 2, mt.icon))
+        items.append(shield((x + mt.icon / 2, yy + 2 + mt.icon / 2), mt.icon))  # as the map draws them
         n = len(m.iconic_table) - 1
         bx = x + NAME_W
         items += _named_row(bx, yy + 2, n, mt, ids, "iconic")

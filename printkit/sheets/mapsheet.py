@@ -25,6 +25,7 @@ from printkit.layout.common import (
     title_block,
 )
 from printkit.layout.labels import LabelPlacer
+from printkit.layout.pathdata import transform
 from printkit.layout.primitives import (
     Circle,
     Document,
@@ -38,6 +39,7 @@ from printkit.layout.primitives import (
     Text,
 )
 from printkit.model.maps import GameMap
+from printkit.sheets.citymarks import CITY, STAR, city_mark, shield, tag_icon
 from printkit.sheets.citytags import ICON_SIZES
 from printkit.sheets.citytags import LEADER as LEADER  # the tags' leader lines (tests look for them)
 from printkit.sheets.displacement import CITY_R
@@ -45,7 +47,7 @@ from printkit.sheets.fields import BoxField, CityField, Fields, Rect4, RegionFie
 from printkit.sheets.layoutcheck import check, describe
 from printkit.sheets.mapfit import NoRoom, fields_of, fitted
 from printkit.sheets.mapplan import BLOCK_GAP, MAP_PAD, SECTION_W, Plan, plan, stretched
-from printkit.sheets.mapregions import map_regions
+from printkit.sheets.mapregions import Clear, map_regions
 from printkit.sheets.mapsections import CAPTION
 from printkit.sheets.routeshape import Bend, Pt, controls
 from printkit.sheets.wording import explored
@@ -70,7 +72,9 @@ columns would shrink their text under the sheet's least size)."""
 PAPERS = {"a4": "A4", "letter": "Letter"}
 NAME_LIFT = 1.8
 """How far (points) a printed name sits above the write-in line's baseline, so g, j, p, y clear the rule."""
-CITY = Style(stroke=INK, fill=PAPER_WHITE, width=1.2)
+MARKER_CLEAR = 3.0
+"""How much (points) narrower than its line a printed name is kept: the upper of a long name's two lines then
+ends 2 pt clear of the top-right scan marker's quiet zone."""
 FRAME = Style(stroke=INK, width=0.8)
 INSET_FRAME = Style(stroke=GREY, fill=PAPER_WHITE, width=0.6)
 
@@ -129,17 +133,19 @@ def _map_items(m: GameMap, box: Box) -> Drawn:
     # cities sit inside the padded box; the land runs on to the frame's edge
     whole = (box.x, box.y, box.w, box.h)
     items: list[Item] = [Rect(box.x, box.y, box.w, box.h, Style(stroke=None, fill=PAPER_WHITE))]
-    items.append(frame.land(LAND, clip=whole, insets=False))
+    land = frame.land(LAND, clip=whole, insets=False)
+    items.append(land._replace(style=LAND._replace(stroke=None)))
     borders = frame.borders(BORDERS, clip=whole, insets=False)
-    if borders.commands:
-        items.append(borders)
     fit = fitted(m, frame, box, lambda placer: _insets(frame, placer))
     insets = [(x, y, x + w, y + h) for x, y, w, h in frame.inset_boxes]
-    regions = map_regions(m, fit.points, box.grow(-2), insets, fit.placer)
-    items += regions.areas + fit.framed + regions.names  # a name that must cross a route lies under it
+    regions = map_regions(m, fit.points, box.grow(-2), insets, fit.placer,
+                          Clear(fit.lines, [t.box for t in fit.tags.values()]), CITY_R)
+    items += regions.areas  # opaque grounds: the coasts and borders are drawn over them
+    items += [land._replace(style=LAND._replace(fill=None)), *([borders] if borders.commands else [])]
+    items += regions.edges + fit.framed + regions.names  # a name that must cross a route lies under it
     for r, bend in zip(m.routes, fit.bends):
         items += _route_items(fit.points[r.a], fit.points[r.b], bend)
-    glyphs: list[Item] = [Circle(*fit.points[c.id], CITY_R, CITY) for c in m.cities]
+    glyphs: list[Item] = [city_mark(c, fit.points[c.id], CITY_R) for c in m.cities]
     items += glyphs + [i for t in fit.tags.values() for i in t.items]
     items.append(Rect(box.x, box.y, box.w, box.h, FRAME))
     cities, routes = fields_of(m, fit)
@@ -158,30 +164,36 @@ def _route_items(a: Pt, b: Pt, bend: Bend) -> list[Item]:
 def _key(x: float, y: float, w: float, m: GameMap) -> tuple[list[Item], float]:
     """The key under the map (city, iconic city, route, icons), wrapped to width ``w``."""
     size = 8.0
-    entries: list[tuple[list[Item], str]] = [([Circle(4, -3, 3.5, CITY)], "city")]
+    entries: list[tuple[list[Item], float, str]] = [([Circle(4, -3, 3.5, CITY)], 11.0, "city")]
     if m.iconic_cities:
-        entries.append(([Icon("shield", -1, -9.5, 10)], "iconic city (not a start)"))
-    entries.append(([Line(0, -3, 20, -3, ROUTE)], "route: draw over it, each once"))
+        entries.append(([shield((4.5, -3.0), 9.0), *tag_icon(STAR, 11.0, -8.0, 9.0)], 23.0,
+                        "iconic city (not a start)"))
+    entries.append(([Line(0, -3, 20, -3, ROUTE)], 24.0, "route: draw over it, each once"))
     seen = explored(m)
-    entries.append(([], f"icons by a city: its {seen}"))
+    entries.append(([], 0.0, f"icons by a city: its {seen}"))
     items: list[Item] = []
     xx, line = x, 0
-    for glyphs, label in entries:
-        gw = 24.0 if glyphs and isinstance(glyphs[0], Line) else 11.0 if glyphs else 0.0
+    for glyphs, gw, label in entries:
         ew = gw + fonts.text_width(label, size)
         if xx > x and xx + ew > x + w:
             xx, line = x, line + 1
         base = y + 9 + line * 12
-        for g in glyphs:
-            if isinstance(g, Circle):
-                items.append(Circle(xx + g.cx, base + g.cy, g.r, g.style))
-            elif isinstance(g, Icon):
-                items.append(Icon(g.name, xx + g.x + 1, base + g.y, g.size))
-            elif isinstance(g, Line):
-                items.append(Line(xx + g.x1, base + g.y1, xx + g.x2, base + g.y2, g.style))
+        items += [_moved(g, xx, base) for g in glyphs]
         items.append(text(xx + gw, base, label, size))
         xx += ew + 12
     return items, 12 + line * 12
+
+
+def _moved(item: Item, dx: float, dy: float) -> Item:
+    """A key's glyph (a circle, a line, an icon or a shape) moved by (dx, dy)."""
+    if isinstance(item, Circle):
+        return item._replace(cx=item.cx + dx, cy=item.cy + dy)
+    if isinstance(item, Line):
+        return item._replace(x1=item.x1 + dx, y1=item.y1 + dy, x2=item.x2 + dx, y2=item.y2 + dy)
+    if isinstance(item, Icon):
+        return item._replace(x=item.x + dx, y=item.y + dy)
+    assert isinstance(item, Path)
+    return item._replace(commands=transform(item.commands, 1.0, dx, dy))
 
 
 def _insets(frame: MapFrame, placer: LabelPlacer) -> list[Item]:
@@ -282,7 +294,7 @@ def compose(m: GameMap, paper: str) -> Composed:
     shared += block
     line, slot = name_line(x0 + inner_w - name_w, y0 + 2, name_w, "Name")
     shared += line
-    slot = slot._replace(y=slot.y - NAME_LIFT)  # a printed name's descenders clear the rule
+    slot = slot._replace(y=slot.y - NAME_LIFT, width=slot.width - MARKER_CLEAR)  # descenders clear the rule
     start_y = y0 + 24
     shared.append(Icon("star", x0 + inner_w - name_w, start_y + 2, 12))
     shared.append(text(x0 + inner_w - name_w + 16, start_y + 12, "Start:", 10, "bold"))

@@ -7,14 +7,14 @@ the table. Every number comes from ``maps/trekking-the-world.toml``.
 
 from __future__ import annotations
 
-from printkit.layout.columns import ColumnPad, column_pad
+from printkit.layout.columns import ColumnPad, Drawn, column_pad
 from printkit.layout.common import BODY_SIZE, GREY, INK, LIGHT, THIN, fitted, start_sheet, text
 from printkit.layout.primitives import Item, Line, Rect, Style
 from printkit.model.games import Trekking
 from printkit.sheets.builder import Sheet, SheetBuilder
 
 LABEL_W = 165.0
-HEADER_H, TOUR_H, ROW_H, TOTAL_H = 24.0, 16.5, 28.0, 30.0
+HEADER_H, TOUR_H, ROW_H, TOTAL_H = 24.0, 16.5, 28.0, 38.0
 BOLD_LINE = Style(stroke=INK, width=1.5)
 SHADED = Style(stroke=None, fill=LIGHT)
 
@@ -40,17 +40,18 @@ def _rows(game: Trekking) -> list[tuple[str, str, float, bool]]:
     return rows
 
 
-def _grid(game: Trekking, x: float, y: float, w: float, cols: int, scale: float) -> tuple[list[Item], float, float]:
-    """One empty game table, rows at ``scale`` of their normal height; returns (items, header baseline, bottom)."""
+def _grid(game: Trekking, x: float, y: float, w: float, scale: float) -> Drawn:
+    """One empty game table (its player columns are each page's), rows at ``scale`` of their normal height."""
     rows = _rows(game)
-    col_w = (w - LABEL_W) / cols
     header_h = HEADER_H * scale
+    total = (0.0, 0.0)
     items: list[Item] = [Rect(x, y, w, header_h, SHADED), text(x + 6, y + header_h / 2 + 4, "Player", 11, "bold")]
     yy = y + header_h
     for label, hint, normal_h, shaded in rows:
         h = normal_h * scale
         if shaded:
             items.append(Rect(x, yy, w, h, SHADED))
+            total = (yy, yy + h)
         if normal_h == TOUR_H:
             items.append(text(x + 6, yy + h / 2 + 3.5, label, BODY_SIZE, fill=GREY))
         elif hint:
@@ -63,8 +64,7 @@ def _grid(game: Trekking, x: float, y: float, w: float, cols: int, scale: float)
         yy += h
     items.append(Rect(x, y, w, yy - y, Style(stroke=INK, width=1.4)))
     items.append(Line(x + LABEL_W, y, x + LABEL_W, yy, Style(stroke=INK, width=1.2)))
-    items += [Line(x + LABEL_W + c * col_w, y, x + LABEL_W + c * col_w, yy, THIN) for c in range(1, cols)]
-    return items, y + header_h / 2 + 4.5, yy
+    return Drawn(items, y + header_h / 2 + 4.5, y, yy, total)
 
 
 def scorepad(game: Trekking, names: list[str], paper: str) -> Sheet:
@@ -76,8 +76,8 @@ def scorepad(game: Trekking, names: list[str], paper: str) -> Sheet:
              "Ties: most money wins; still tied, victory is shared.")  # fmt: skip
     pad = ColumnPad(sheet, LABEL_W, cols, notes, gap=18.0, form="trekking-scorepad",
                     title=f"{game.name} - score pad", overflow=f"{game.name} score pad does not fit a {paper} page",
-                    min_scale=0.93)
-    return Sheet(column_pad(pad, lambda y, scale: _grid(game, sheet.x, y, sheet.w, cols, scale), names))
+                    min_scale=0.93, name_room=HEADER_H * 0.93 - 2.0)
+    return Sheet(column_pad(pad, lambda y, scale: _grid(game, sheet.x, y, sheet.w, scale), names))
 
 
 SHEETS: dict[str, SheetBuilder[Trekking]] = {"scorepad": scorepad}
